@@ -1,0 +1,8 @@
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+
+export function adminRoutes() {
+  return new Hono<AppEnv>().get('/api/admin/status', (context) =>
+    context.json({ isAdmin: context.var.isPlatformAdmin }),
+  )
+}

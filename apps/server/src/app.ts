@@ -1,0 +1,114 @@
+import path from 'node:path'
+import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { Hono } from 'hono'
+import { adminRoutes } from './admin/routes.ts'
+import type { AppEnv } from './app-env.ts'
+import { applicationRoutes } from './applications/routes.ts'
+import { createAuth } from './auth/auth.ts'
+import { createAuthCache } from './auth/auth-cache.ts'
+import { rateLimit } from './auth/rate-limit.ts'
+import { requireSession } from './auth/require-session.ts'
+import type { Config } from './config/config.ts'
+import { createConversationRuntime } from './conversations/conversation-runtime.ts'
+import { conversationListenRoutes } from './conversations/listen-routes.ts'
+import { conversationRoutes } from './conversations/routes.ts'
+import { stopApplicationRuns } from './conversations/service.ts'
+import { createAppsHost } from './deploys/apps-host.ts'
+import { devboxAuthRoutes } from './devbox-auth/routes.ts'
+import type { DevboxRuntime } from './devboxes/devbox-runtime.ts'
+import { notFound } from './errors/app-error.ts'
+import { onError } from './errors/on-error.ts'
+import { explorationRoutes } from './explorations/routes.ts'
+import { createOrigins } from './http/origins.ts'
+import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { webAssets } from './http/web-assets.ts'
+import { modelRoutes } from './models/routes.ts'
+import { organizationRoutes } from './organizations/routes.ts'
+import { poolRoutes } from './pool/routes.ts'
+import { createPreviewHost } from './preview/preview-host.ts'
+
+export type AppOptions = {
+  config: Config
+  database: DatabaseHandle
+  /** Signs sessions and tokens; AUTH_SECRET or the key file in DATA_DIR. */
+  authSecret: string
+  devboxes: DevboxRuntime
+  /** Serve the built SPA (production); tests leave it off. */
+  serveWeb?: boolean
+}
+
+export function createApp({
+  config,
+  database,
+  authSecret,
+  devboxes,
+  serveWeb = false,
+}: AppOptions) {
+  const db = database.db
+  const deploysDir = path.join(config.dataDir, 'deploys')
+  const origins = createOrigins(config)
+  const auth = createAuth({ config, db, secret: authSecret })
+  const authCache = createAuthCache(database)
+  const conversations = createConversationRuntime({ database, config, devboxes })
+  const app = new Hono<AppEnv>()
+  app.onError(onError)
+
+  // Preview and deploy hosts never reach the product's routes or cookies.
+  app.use('*', async (context, next) => {
+    if (origins.hostKind(context.req.header('host')) !== 'product') {
+      return context.json({ error: 'Not found' }, 404)
+    }
+    await next()
+  })
+  app.use('*', securityHeaders(origins))
+  app.get('/healthz', async (context) => {
+    await database.execute('select 1')
+    return context.json({ status: 'ok' })
+  })
+
+  const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
+  app.use('/api/auth/sign-in/*', limiter)
+  app.use('/api/auth/sign-up/*', limiter)
+  app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
+    const response = await auth.handler(context.req.raw)
+    if (response.ok && changesAuthState(context.req.method, context.req.path))
+      await authCache.flush()
+    return response
+  })
+
+  // The chat stream authenticates with a short-lived JWT in its URL (EventSource sends no headers).
+  app.route('/', conversationListenRoutes({ db, auth, config, authCache, runtime: conversations }))
+  app.use('/api/*', requireSameOriginForCookieWrites(origins.product))
+  app.use('/api/*', requireSession(auth, config, authCache))
+  app.route('/', adminRoutes())
+  app.route('/', modelRoutes(config))
+  app.route('/', organizationRoutes(db, authCache.memberships))
+  const memberships = authCache.memberships
+  const beforeDelete = (applicationId: string) =>
+    stopApplicationRuns({ db, runtime: conversations }, applicationId)
+  app.route(
+    '/',
+    applicationRoutes({ db, config, origins, memberships, devboxes, deploysDir, beforeDelete }),
+  )
+  app.route('/', conversationRoutes({ db, origins, memberships, runtime: conversations }))
+  app.route('/', explorationRoutes({ db, memberships, runtime: conversations }))
+  app.route('/', devboxAuthRoutes({ db, origins, memberships }))
+  app.route('/', poolRoutes(devboxes))
+  app.all('/api/*', () => {
+    throw notFound('No such API route')
+  })
+
+  if (serveWeb) app.route('/', webAssets(config.webDistDir))
+  const previewHost = createPreviewHost({ db, origins, authSecret, memberships, devboxes })
+  const appsHost = createAppsHost({ db, deploysDir })
+  return { app, auth, origins, authCache, conversations, previewHost, appsHost }
+}
+
+/** Signing in or up changes no existing session or membership; every other write may. */
+function changesAuthState(method: string, path: string): boolean {
+  if (method === 'GET') return /verify|callback/.test(path)
+  return !/^\/api\/auth\/sign-(in|up)\//.test(path)
+}
+
+export type App = ReturnType<typeof createApp>['app']

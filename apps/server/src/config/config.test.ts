@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseConfig } from './config.ts'
+
+describe('parseConfig', () => {
+  it('has working defaults for a bare `npm start`', () => {
+    const config = parseConfig({})
+    expect(config.port).toBe(3000)
+    expect(config.publicUrl).toBe('http://localhost:3000')
+    expect(config.previewDomain).toBe('preview.localhost')
+    expect(config.appsDomain).toBe('apps.localhost')
+    expect(config.databaseUrl).toBeUndefined()
+    expect(config.dataDir).toMatch(/\.data$/)
+    expect(config.authRateLimit).toEqual({ max: 10, windowSeconds: 60 })
+  })
+
+  it('derives PUBLIC_URL from PORT and trims settings', () => {
+    const config = parseConfig({
+      PORT: '4000',
+      ADMIN_EMAILS: ' A@x.com , ,b@y.org',
+      DATABASE_URL: ' ',
+    })
+    expect(config.publicUrl).toBe('http://localhost:4000')
+    expect(config.adminEmails).toEqual(['a@x.com', 'b@y.org'])
+    expect(config.databaseUrl).toBeUndefined()
+  })
+
+  it('configures web search only when a backend is given', () => {
+    expect(parseConfig({}).webSearch).toEqual({})
+    expect(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).webSearch).toEqual({
+      searxngUrl: 'http://127.0.0.1:8888',
+    })
+  })
+
+  it('names the bad setting', () => {
+    expect(() => parseConfig({ PORT: 'eighty' })).toThrow(ConfigError)
+    expect(() => parseConfig({ PORT: 'eighty' })).toThrow(/PORT/)
+    expect(() => parseConfig({ AUTH_RATE_LIMIT: 'lots' })).toThrow(
+      /AUTH_RATE_LIMIT: must look like/,
+    )
+    expect(() => parseConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/)
+  })
+})

@@ -1,0 +1,151 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+const emailList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email.length > 0),
+  )
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined))
+
+const rateLimit = z
+  .string()
+  .default('10/60')
+  .transform((value, context) => {
+    const match = /^(\d+)\/(\d+)$/.exec(value.trim())
+    if (!match) {
+      context.addIssue({ code: 'custom', message: 'must look like MAX/SECONDS, for example 10/60' })
+      return z.NEVER
+    }
+    return { max: Number(match[1]), windowSeconds: Number(match[2]) }
+  })
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: optionalText,
+  PUBLIC_URL: optionalText,
+  PREVIEW_DOMAIN: z.string().default('preview.localhost'),
+  APPS_DOMAIN: z.string().default('apps.localhost'),
+  ADMIN_EMAILS: emailList,
+  VAULT_KEY: optionalText,
+  AUTH_SECRET: optionalText,
+  AUTH_RATE_LIMIT: rateLimit,
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: z.string().default('https://api.anthropic.com/v1'),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: z.string().default('https://api.openai.com/v1'),
+  XAI_API_KEY: optionalText,
+  XAI_BASE_URL: z.string().default('https://api.x.ai/v1'),
+  OPENAI_COMPATIBLE_BASE_URL: optionalText,
+  OPENAI_COMPATIBLE_API_KEY: optionalText,
+  OPENAI_COMPATIBLE_MODELS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((model) => model.trim())
+        .filter((model) => model.length > 0),
+    ),
+  WEB_DIST_DIR: optionalText,
+  SEARXNG_URL: optionalText,
+  BRAVE_SEARCH_API_KEY: optionalText,
+  TAVILY_API_KEY: optionalText,
+  DEVBOX_SANDBOX: z.enum(['auto', 'off']).default('auto'),
+  DEVBOX_POOL_TARGET: z.coerce.number().int().min(0).max(50).default(2),
+  DEVBOX_CACHE_DIR: optionalText,
+})
+
+export type Config = {
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | undefined
+  publicUrl: string
+  previewDomain: string
+  appsDomain: string
+  adminEmails: string[]
+  vaultKey: string | undefined
+  authSecret: string | undefined
+  authRateLimit: { max: number; windowSeconds: number }
+  trustProxy: boolean
+  providers: {
+    anthropic: { apiKey: string | undefined; baseUrl: string }
+    openai: { apiKey: string | undefined; baseUrl: string }
+    xai: { apiKey: string | undefined; baseUrl: string }
+    openaiCompatible: { baseUrl: string | undefined; apiKey: string | undefined; models: string[] }
+  }
+  webDistDir: string
+  devbox: { sandbox: 'auto' | 'off'; poolTarget: number; cacheDir: string | undefined }
+  /** Where the agent's web_search goes; the tool is not offered when none is set. */
+  webSearch: { searxngUrl?: string; braveApiKey?: string; tavilyApiKey?: string }
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Parses the environment once; everything else receives the typed result. */
+export function parseConfig(environment: Record<string, string | undefined>): Config {
+  const parsed = environmentSchema.safeParse(environment)
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      .join('; ')
+    throw new ConfigError(`Invalid environment settings: ${problems}`)
+  }
+  const values = parsed.data
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '')
+  if (!URL.canParse(publicUrl)) {
+    throw new ConfigError(`Invalid environment settings: PUBLIC_URL is not a URL: ${publicUrl}`)
+  }
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    publicUrl,
+    previewDomain: values.PREVIEW_DOMAIN.toLowerCase(),
+    appsDomain: values.APPS_DOMAIN.toLowerCase(),
+    adminEmails: values.ADMIN_EMAILS,
+    vaultKey: values.VAULT_KEY,
+    authSecret: values.AUTH_SECRET,
+    authRateLimit: values.AUTH_RATE_LIMIT,
+    trustProxy: values.TRUST_PROXY,
+    providers: {
+      anthropic: { apiKey: values.ANTHROPIC_API_KEY, baseUrl: values.ANTHROPIC_BASE_URL },
+      openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },
+      xai: { apiKey: values.XAI_API_KEY, baseUrl: values.XAI_BASE_URL },
+      openaiCompatible: {
+        baseUrl: values.OPENAI_COMPATIBLE_BASE_URL,
+        apiKey: values.OPENAI_COMPATIBLE_API_KEY,
+        models: values.OPENAI_COMPATIBLE_MODELS,
+      },
+    },
+    webDistDir: path.resolve(values.WEB_DIST_DIR ?? 'apps/web/dist'),
+    webSearch: {
+      ...(values.SEARXNG_URL ? { searxngUrl: values.SEARXNG_URL } : {}),
+      ...(values.BRAVE_SEARCH_API_KEY ? { braveApiKey: values.BRAVE_SEARCH_API_KEY } : {}),
+      ...(values.TAVILY_API_KEY ? { tavilyApiKey: values.TAVILY_API_KEY } : {}),
+    },
+    devbox: {
+      sandbox: values.DEVBOX_SANDBOX,
+      poolTarget: values.DEVBOX_POOL_TARGET,
+      cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
+    },
+  }
+}

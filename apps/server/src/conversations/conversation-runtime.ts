@@ -1,0 +1,44 @@
+import type { DatabaseHandle } from '@sprout/db/database.ts'
+import type { Config } from '../config/config.ts'
+import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import { createEventHub } from '../stream/event-hub.ts'
+import { createEventStore, type EventStore } from '../stream/event-store.ts'
+import { createRunManager, defaultRunSettings, type RunSettings } from './run-manager.ts'
+
+export type ConversationRuntime = ReturnType<typeof createConversationRuntime>
+
+/** The chat's moving parts of one server process: event store, live fan-out and agent runs. */
+export function createConversationRuntime(options: {
+  database: DatabaseHandle
+  config: Config
+  devboxes: DevboxRuntime
+  settings?: Partial<RunSettings>
+}) {
+  const settings: RunSettings = { ...defaultRunSettings, ...options.settings }
+  let store: EventStore | undefined
+  const hub = createEventHub({
+    database: options.database,
+    store: () => {
+      if (!store) throw new Error('event store not created')
+      return store
+    },
+  })
+  store = createEventStore({ database: options.database, onStored: hub.published })
+  const runs = createRunManager({ ...options, store, settings })
+  return {
+    hub,
+    store,
+    runs,
+    /** Mutable so tests can shorten timers and retries. */
+    settings,
+    start: async () => {
+      await hub.start()
+      await runs.start()
+    },
+    stop: async () => {
+      await runs.stop()
+      await hub.stop()
+      store.close()
+    },
+  }
+}

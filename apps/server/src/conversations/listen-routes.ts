@@ -1,0 +1,78 @@
+import type { Database } from '@sprout/db/database.ts'
+import { listenQuerySchema } from '@sprout/protocol/api/conversations.ts'
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import type { Auth } from '../auth/auth.ts'
+import type { AuthCache } from '../auth/auth-cache.ts'
+import { requireSession } from '../auth/require-session.ts'
+import type { Config } from '../config/config.ts'
+import { badRequest, notFound, unauthorized } from '../errors/app-error.ts'
+import { parseQuery } from '../http/parse-request.ts'
+import { findMembership } from '../organizations/service.ts'
+import { openEventStream, sseHeaders } from '../stream/event-stream.ts'
+import { findConversationOfApplication } from './conversation-records.ts'
+import type { ConversationRuntime } from './conversation-runtime.ts'
+import { createListenTokenVerifier } from './listen-token.ts'
+
+/** The resume point: the Last-Event-ID header (EventSource's own reconnects) or the query. */
+export function lastEventIdOf(context: Context, fromQuery: number | undefined): number | undefined {
+  const header = context.req.header('last-event-id')?.trim()
+  if (header === undefined || header === '') return fromQuery
+  if (!/^\d{1,15}$/.test(header)) throw badRequest('Invalid header "Last-Event-ID": not a seq')
+  return Number(header)
+}
+
+/**
+ * GET /api/demo/applications/{id}/listen. EventSource cannot send headers, so the caller proves
+ * who they are with `token`, a short-lived JWT from GET /api/auth/token (never the session token);
+ * without one, the session cookie or bearer header is used. Mounted before the session middleware.
+ */
+export function conversationListenRoutes(options: {
+  db: Database
+  auth: Auth
+  config: Config
+  authCache: AuthCache
+  runtime: ConversationRuntime
+}) {
+  const { db, auth, runtime } = options
+  const session = requireSession(auth, options.config, options.authCache)
+  const verifyToken = createListenTokenVerifier(auth, options.config.publicUrl)
+  const app = new Hono<AppEnv>()
+
+  const userIdOf = async (context: Context<AppEnv>, token: string | undefined) => {
+    if (token === undefined) {
+      await session(context, async () => {})
+      return context.var.user.id
+    }
+    const userId = await verifyToken(token)
+    if (!userId) throw unauthorized('Invalid or expired listen token')
+    return userId
+  }
+
+  app.get('/api/demo/applications/:id/listen', async (context) => {
+    const query = parseQuery(context, listenQuerySchema)
+    const userId = await userIdOf(context, query.token)
+    const conversation = await findConversationOfApplication(
+      db,
+      context.req.param('id'),
+      query.conversation_id,
+    )
+    const membership = conversation
+      ? await findMembership(
+          { db, userId, memberships: options.authCache.memberships },
+          conversation.organizationId,
+        )
+      : undefined
+    // The same answer for a missing conversation and one the caller may not see.
+    if (!conversation || !membership) throw notFound('Conversation not found')
+    const stream = await openEventStream({
+      hub: runtime.hub,
+      store: runtime.store,
+      conversationId: conversation.id,
+      after: lastEventIdOf(context, query.last_event_id),
+    })
+    return new Response(stream, { headers: sseHeaders })
+  })
+  return app
+}

@@ -1,0 +1,148 @@
+import type { Database } from '@sprout/db/database.ts'
+import {
+  cancelStagedQuerySchema,
+  continueRequestSchema,
+  conversationQuerySchema,
+  sendMessageRequestSchema,
+  stageMessageRequestSchema,
+} from '@sprout/protocol/api/conversations.ts'
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import { findApplicationRecord } from '../applications/service.ts'
+import type { MembershipCache } from '../auth/auth-cache.ts'
+import { badRequest } from '../errors/app-error.ts'
+import type { Origins } from '../http/origins.ts'
+import { parseJsonBody, parseQuery } from '../http/parse-request.ts'
+import { requireOrganization } from '../organizations/require-organization.ts'
+import type { ConversationRuntime } from './conversation-runtime.ts'
+import {
+  builderScope,
+  type ChatContext,
+  cancelStagedMessage,
+  continueConversation,
+  interruptConversation,
+  listConversations,
+  presentSentMessage,
+  sendMessage,
+  stageMessage,
+} from './service.ts'
+
+/** Reads an optional JSON body; an empty body is an empty object. */
+async function optionalBody(context: Context): Promise<unknown> {
+  const text = await context.req.text()
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The builder chat (SPEC §7), under /api/demo/applications/{id}/…; listen is in listen-routes. */
+export function conversationRoutes(options: {
+  db: Database
+  origins: Origins
+  memberships: MembershipCache
+  runtime: ConversationRuntime
+}) {
+  const { db, origins, runtime } = options
+  const app = new Hono<AppEnv>()
+  app.use('/api/demo/applications/*', requireOrganization(db, options.memberships))
+
+  const contextOf = (context: Context<AppEnv>): ChatContext => ({
+    db,
+    organization: context.var.organization,
+    userId: context.var.user.id,
+    runtime,
+  })
+  const applicationOf = (context: Context<AppEnv>) =>
+    findApplicationRecord(
+      { db, origins, organization: context.var.organization, userId: context.var.user.id },
+      context.req.param('id') ?? '',
+    )
+  /** `?conversation_id=` (SPEC §7), or the same field in a JSON body; and the body. */
+  const conversationCall = async (context: Context<AppEnv>) => {
+    const body = await optionalBody(context)
+    if (body === undefined) throw badRequest('Malformed JSON body')
+    const fromBody = (body as { conversation_id?: unknown }).conversation_id
+    const parsed = conversationQuerySchema.safeParse({
+      conversation_id: context.req.query('conversation_id') ?? fromBody,
+    })
+    if (!parsed.success) throw badRequest('Missing query parameter "conversation_id"')
+    return { conversationId: parsed.data.conversation_id, body }
+  }
+
+  app.get('/api/demo/applications/:id/conversations', async (context) => {
+    const application = await applicationOf(context)
+    return context.json(await listConversations(contextOf(context), application))
+  })
+
+  app.post('/api/demo/applications/:id/message', async (context) => {
+    const input = await parseJsonBody(context, sendMessageRequestSchema)
+    const application = await applicationOf(context)
+    const { conversation, runId } = await sendMessage(
+      contextOf(context),
+      builderScope(application),
+      {
+        message: input.message,
+        model: input.model,
+        conversationId: input.conversation_id,
+        clientId: input.client_id,
+        appName: application.name,
+      },
+    )
+    return context.json(presentSentMessage(conversation, runId))
+  })
+
+  app.post('/api/demo/applications/:id/stage-message', async (context) => {
+    const input = await parseJsonBody(context, stageMessageRequestSchema)
+    const application = await applicationOf(context)
+    const status = await stageMessage(contextOf(context), builderScope(application), {
+      conversationId: input.conversation_id,
+      message: input.message,
+      clientId: input.client_id,
+    })
+    return context.json({ status })
+  })
+
+  app.delete('/api/demo/applications/:id/stage-message', async (context) => {
+    const query = parseQuery(context, cancelStagedQuerySchema)
+    const application = await applicationOf(context)
+    const status = await cancelStagedMessage(contextOf(context), builderScope(application), {
+      conversationId: query.conversation_id,
+      clientId: query.client_id,
+    })
+    return context.json({ status })
+  })
+
+  app.post('/api/demo/applications/:id/interrupt', async (context) => {
+    const { conversationId } = await conversationCall(context)
+    const application = await applicationOf(context)
+    const interrupted = await interruptConversation(
+      contextOf(context),
+      builderScope(application),
+      conversationId,
+    )
+    return context.json({ interrupted })
+  })
+
+  app.post('/api/demo/applications/:id/continue', async (context) => {
+    const { conversationId, body } = await conversationCall(context)
+    const input = continueRequestSchema.safeParse(body)
+    if (!input.success) throw badRequest('Invalid field "model": must be a model id')
+    const application = await applicationOf(context)
+    const { conversation, runId } = await continueConversation(
+      contextOf(context),
+      builderScope(application),
+      {
+        conversationId,
+        model: input.data.model,
+        appName: application.name,
+      },
+    )
+    return context.json({ conversation_id: conversation.id, run_id: runId })
+  })
+
+  return app
+}

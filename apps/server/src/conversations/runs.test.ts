@@ -1,0 +1,394 @@
+import { readdir, readFile, readlink } from 'node:fs/promises'
+import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
+import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestApp } from '../testing/test-app.ts'
+import {
+  type ChatActor,
+  call,
+  chunkTypes,
+  createReadyApplication,
+  isRunEnd,
+  listenToken,
+  listenUrl,
+  readStream,
+  startChatHarness,
+  storedEnvelopes,
+} from './chat-test-client.ts'
+import { loadHistory } from './conversation-records.ts'
+
+type Sent = { conversation_id: string; run_id: string }
+type AnthropicRequest = {
+  messages: { role: string; content: { type: string; text?: string }[] }[]
+}
+
+const model = 'claude-sonnet-4-5'
+
+describe('agent runs against a fake Anthropic server', { timeout: 120_000 }, () => {
+  let fake: FakeProviderServer
+  let harness: TestApp
+  let actor: ChatActor
+  let applicationId: string
+  let base: string
+
+  beforeAll(async () => {
+    ;({ fake, harness, actor } = await startChatHarness({ maxRetries: 0 }))
+    applicationId = await createReadyApplication(actor)
+    base = `/api/demo/applications/${applicationId}`
+  })
+  afterAll(async () => {
+    await harness.close()
+    await fake.close()
+  })
+
+  const send = async (message: string, conversationId?: string) => {
+    const sent = await call<Sent>(actor, `${base}/message`, {
+      message,
+      model,
+      ...(conversationId ? { conversation_id: conversationId } : {}),
+    })
+    expect(sent.status).toBe(200)
+    return sent.body
+  }
+
+  /** Listens from `after` until `until` holds (by default: the run's closing data-run). */
+  const listen = async (
+    conversationId: string,
+    after: number,
+    until: (envelope: StreamEnvelope) => boolean = isRunEnd,
+  ) => {
+    const token = await listenToken(actor)
+    const url = listenUrl(harness, applicationId, conversationId, { token, last_event_id: after })
+    return (await readStream(url, { until })).envelopes
+  }
+
+  const ofType = (envelopes: StreamEnvelope[], type: string) =>
+    envelopes.filter((envelope) => envelope.chunk.type === type).map((envelope) => envelope.chunk)
+
+  it('uses tools over several steps, stores the history and the events', async () => {
+    fake.push(
+      {
+        blocks: [
+          { type: 'thinking', text: 'A page needs an App component.' },
+          { type: 'text', text: 'Writing the page.' },
+          {
+            type: 'tool-call',
+            name: 'write_file',
+            input: { path: 'src/Hello.tsx', content: 'export const hello = 1\n' },
+          },
+        ],
+      },
+      {
+        blocks: [
+          { type: 'tool-call', name: 'shell_exec', input: { command: 'cat src/Hello.tsx' } },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Your page is ready.' }] },
+    )
+    const requestsBefore = fake.requests.length
+    const sent = await send('Make a hello page')
+    const envelopes = await listen(sent.conversation_id, 0)
+    expect(fake.requests.length - requestsBefore).toBe(3)
+    expect(
+      ofType(envelopes, 'tool-output-available').map(
+        (chunk) => (chunk as { output: unknown }).output,
+      ),
+    ).toEqual(['Wrote src/Hello.tsx (2 lines).', 'export const hello = 1\n[exit code 0]'])
+    expect(chunkTypes(envelopes)).toContain('reasoning-delta')
+    expect(envelopes.at(-1)?.chunk).toEqual({
+      type: 'data-run',
+      data: { runId: sent.run_id, status: 'finished' },
+    })
+    const box = harness.devboxes.box(applicationId)
+    expect(await box?.files.read('src/Hello.tsx')).toBe('export const hello = 1\n')
+    const history = await loadHistory(harness.database.db, sent.conversation_id)
+    expect(history.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ])
+    expect(await storedEnvelopes(harness, sent.conversation_id)).toEqual(envelopes)
+  })
+
+  for (const [status, errorType] of [
+    [429, 'ratelimited'],
+    [529, 'overloaded'],
+    [500, 'internal'],
+  ] as const) {
+    it(`reports a provider ${status} as ${errorType}, and continue retries the run`, async () => {
+      fake.push({ status })
+      const sent = await send(`Please answer despite the ${status}`)
+      const failed = await listen(sent.conversation_id, 0)
+      const errors = ofType(failed, 'data-error') as { data: { errorType: string } }[]
+      expect(errors.map((chunk) => chunk.data.errorType)).toEqual([errorType])
+      expect(failed.at(-1)?.chunk).toMatchObject({ data: { status: 'failed' } })
+      expect(chunkTypes(failed)).toContain('finish')
+
+      fake.push({ blocks: [{ type: 'text', text: 'Here is the answer.' }] })
+      const lastSeq = failed.at(-1)?.seq ?? 0
+      const retried = await call<{ run_id: string }>(
+        actor,
+        `${base}/continue?conversation_id=${sent.conversation_id}`,
+        {},
+      )
+      expect(retried.status).toBe(200)
+      const after = await listen(sent.conversation_id, lastSeq)
+      expect(after.at(0)?.chunk).toEqual({
+        type: 'data-run',
+        data: { runId: retried.body.run_id, status: 'running' },
+      })
+      expect(after.at(-1)?.chunk).toMatchObject({ data: { status: 'finished' } })
+      const request = fake.requests.at(-1)?.body as AnthropicRequest
+      expect(request.messages.at(-1)?.content.at(-1)?.text).toBe(
+        `Please answer despite the ${status}`,
+      )
+    })
+  }
+
+  it('interrupts a provider stream that is held open within 500 ms', async () => {
+    fake.push({ blocks: [{ type: 'text', text: 'Thinking out loud about it' }], holdOpen: true })
+    const sent = await send('Take your time')
+    await listen(sent.conversation_id, 0, (envelope) => envelope.chunk.type === 'text-delta')
+    const started = Date.now()
+    const interrupted = await call(
+      actor,
+      `${base}/interrupt?conversation_id=${sent.conversation_id}`,
+      {},
+    )
+    expect(interrupted.body).toEqual({ interrupted: true })
+    await harness.created.conversations.runs.settled(sent.conversation_id)
+    expect(Date.now() - started).toBeLessThan(500)
+    const envelopes = await listen(sent.conversation_id, 0)
+    expect(envelopes.at(-1)?.chunk).toMatchObject({ data: { status: 'interrupted' } })
+    expect(ofType(envelopes, 'data-error')).toEqual([
+      { type: 'data-error', data: { error: 'User interrupted', errorType: 'interrupt' } },
+    ])
+    expect(chunkTypes(envelopes)).toContain('abort')
+  })
+
+  it('lets a retry clicked right after an interrupt start a new run', async () => {
+    fake.push(
+      { blocks: [{ type: 'text', text: 'A long answer' }], holdOpen: true },
+      { blocks: [{ type: 'text', text: 'Picked up again.' }] },
+    )
+    const sent = await send('Go slowly')
+    await listen(sent.conversation_id, 0, (envelope) => envelope.chunk.type === 'text-delta')
+    await call(actor, `${base}/interrupt?conversation_id=${sent.conversation_id}`, {})
+    // No wait for the run to close: the click on '(click to retry)' can come this fast.
+    const retried = await call(
+      actor,
+      `${base}/continue?conversation_id=${sent.conversation_id}`,
+      {},
+    )
+    expect(retried.status).toBe(200)
+    await harness.created.conversations.runs.settled(sent.conversation_id)
+  })
+
+  it('lets a new message sent right after an interrupt start a new run', async () => {
+    fake.push(
+      { blocks: [{ type: 'text', text: 'Another long answer' }], holdOpen: true },
+      { blocks: [{ type: 'text', text: 'On it.' }] },
+    )
+    const sent = await send('Go slowly again')
+    await listen(sent.conversation_id, 0, (envelope) => envelope.chunk.type === 'text-delta')
+    await call(actor, `${base}/interrupt?conversation_id=${sent.conversation_id}`, {})
+    const next = await call(actor, `${base}/message`, {
+      message: 'Do something else',
+      model,
+      conversation_id: sent.conversation_id,
+    })
+    expect(next.status).toBe(200)
+    await harness.created.conversations.runs.settled(sent.conversation_id)
+  })
+
+  it('interrupts a running `sleep 30` within 500 ms and kills it', async () => {
+    fake.push({
+      blocks: [
+        { type: 'tool-call', name: 'shell_exec', input: { command: 'sleep 30', timeout: 60 } },
+      ],
+    })
+    const sent = await send('Wait for a while')
+    await listen(
+      sent.conversation_id,
+      0,
+      (envelope) => envelope.chunk.type === 'tool-input-available',
+    )
+    const box = harness.devboxes.box(applicationId)
+    if (!box) throw new Error('no dev box')
+    const sleeping = async () => {
+      const found: number[] = []
+      for (const entry of await readdir('/proc')) {
+        if (!/^\d+$/.test(entry)) continue
+        try {
+          const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8')
+          const cwd = await readlink(`/proc/${entry}/cwd`)
+          if (commandLine.startsWith('sleep\u000030') && cwd === box.workspacePath) {
+            found.push(Number(entry))
+          }
+        } catch {}
+      }
+      return found
+    }
+    for (let attempt = 0; attempt < 100 && (await sleeping()).length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect((await sleeping()).length).toBeGreaterThan(0)
+    const started = Date.now()
+    await call(actor, `${base}/interrupt?conversation_id=${sent.conversation_id}`, {})
+    await harness.created.conversations.runs.settled(sent.conversation_id)
+    expect(Date.now() - started).toBeLessThan(500)
+    expect(await sleeping()).toEqual([])
+    const envelopes = await listen(sent.conversation_id, 0)
+    expect(envelopes.at(-1)?.chunk).toMatchObject({ data: { status: 'interrupted' } })
+  })
+
+  it('delivers messages staged during a run once each, in order; one staged at the end is handed back', async () => {
+    fake.push(
+      {
+        blocks: [
+          { type: 'text', text: 'Checking the time first.' },
+          { type: 'tool-call', name: 'get_time', input: {} },
+        ],
+        eventDelayMs: 250,
+      },
+      {
+        blocks: [{ type: 'text', text: 'Footer added, in green, with a logo.' }],
+        eventDelayMs: 250,
+      },
+    )
+    const sent = await send('Add a footer')
+    const conversationId = sent.conversation_id
+    await listen(conversationId, 0, (envelope) => envelope.chunk.type === 'text-delta')
+    const stage = (message: string, clientId: string) =>
+      call<{ status: string }>(actor, `${base}/stage-message`, {
+        message,
+        conversation_id: conversationId,
+        client_id: clientId,
+      })
+    const pendingCount = async () => {
+      const { rows } = await harness.database.execute(
+        `select count(*)::int as count from staged_messages where conversation_id = $1`,
+        [conversationId],
+      )
+      return Number(rows[0]?.count)
+    }
+    // One after the other, so that their order is known.
+    const answers: Promise<{ status: number; body: { status: string } }>[] = []
+    for (const [index, text] of ['Make it green', 'Add a logo', 'And a link'].entries()) {
+      answers.push(stage(text, `staged-${index}`))
+      while ((await pendingCount()) < index + 1) await new Promise((r) => setTimeout(r, 10))
+    }
+    expect((await Promise.all(answers)).map((answer) => answer.body.status)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+    ])
+    // Staged while the model gives its final answer: no step is left to take it.
+    const late = await stage('One more thing', 'staged-late')
+    expect(late.body.status).toBe('unsent')
+    // The second step's request carries them after the tool result, in order.
+    const request = fake.requests.at(-1)?.body as AnthropicRequest
+    expect(request.messages.at(-1)?.content.map((part) => part.text ?? part.type)).toEqual([
+      'tool_result',
+      'Make it green',
+      'Add a logo',
+      'And a link',
+    ])
+
+    const envelopes = await listen(
+      conversationId,
+      0,
+      (envelope) =>
+        envelope.chunk.type === 'data-staged' &&
+        (envelope.chunk as { data: { status: string } }).data.status === 'unsent',
+    )
+    const userMessages = ofType(envelopes, 'data-user-message').map(
+      (chunk) => (chunk as { data: { text: string } }).data.text,
+    )
+    expect(userMessages).toEqual(['Add a footer', 'Make it green', 'Add a logo', 'And a link'])
+    const staged = ofType(envelopes, 'data-staged').map(
+      (chunk) => (chunk as { data: unknown }).data,
+    )
+    expect(staged).toEqual([
+      { id: 'staged-0', status: 'sent', text: 'Make it green' },
+      { id: 'staged-1', status: 'sent', text: 'Add a logo' },
+      { id: 'staged-2', status: 'sent', text: 'And a link' },
+      { id: 'staged-late', status: 'unsent', text: 'One more thing' },
+    ])
+    const types = chunkTypes(envelopes)
+    expect(types.lastIndexOf('finish')).toBeLessThan(types.lastIndexOf('data-staged'))
+    const history = await loadHistory(harness.database.db, conversationId)
+    expect(JSON.stringify(history)).not.toContain('One more thing')
+  })
+  it('takes a queued message back on Escape, so the run never sees it', async () => {
+    fake.push(
+      {
+        blocks: [
+          { type: 'text', text: 'Looking at the clock.' },
+          { type: 'tool-call', name: 'get_time', input: {} },
+        ],
+        eventDelayMs: 300,
+      },
+      { blocks: [{ type: 'text', text: 'Done.' }], eventDelayMs: 50 },
+    )
+    const sent = await send('What time is it?')
+    const conversationId = sent.conversation_id
+    await listen(conversationId, 0, (envelope) => envelope.chunk.type === 'text-delta')
+    const staged = call<{ status: string }>(actor, `${base}/stage-message`, {
+      message: 'Never mind this',
+      conversation_id: conversationId,
+      client_id: 'take-back',
+    })
+    for (;;) {
+      const { rows } = await harness.database.execute(
+        `select count(*)::int as count from staged_messages where client_id = 'take-back'`,
+      )
+      if (Number(rows[0]?.count) > 0) break
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    const cancelled = await call<{ status: string }>(
+      actor,
+      `${base}/stage-message?conversation_id=${conversationId}&client_id=take-back`,
+      undefined,
+      'DELETE',
+    )
+    expect(cancelled).toEqual({ status: 200, body: { status: 'unsent' } })
+    const incomplete = await call<{ error: string }>(
+      actor,
+      `${base}/stage-message?conversation_id=${conversationId}`,
+      undefined,
+      'DELETE',
+    )
+    expect(incomplete).toEqual({ status: 400, body: { error: 'Missing field "client_id"' } })
+    expect((await staged).body.status).toBe('unsent')
+    await listen(conversationId, 0, isRunEnd)
+    expect(JSON.stringify(fake.requests.map((request) => request.body))).not.toContain(
+      'Never mind this',
+    )
+  })
+  it('stops a running agent when its application is deleted, and keeps none of its conversations', async () => {
+    const doomed = await createReadyApplication(actor, 'An app to delete')
+    fake.push({ blocks: [{ type: 'text', text: 'Working on it' }], holdOpen: true })
+    const requestsBefore = fake.requests.length
+    const sent = await call<Sent>(actor, `/api/demo/applications/${doomed}/message`, {
+      message: 'Build it',
+      model,
+    })
+    const conversationId = sent.body.conversation_id
+    while (fake.requests.length === requestsBefore) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(harness.created.conversations.runs.activeRunCount()).toBe(1)
+    const removed = await call(actor, `/api/applications/${doomed}`, undefined, 'DELETE')
+    expect(removed.status).toBe(200)
+    expect(harness.created.conversations.runs.activeRunCount()).toBe(0)
+    const { rows } = await harness.database.execute(
+      'select count(*)::int as count from conversations where id = $1',
+      [conversationId],
+    )
+    expect(Number(rows[0]?.count)).toBe(0)
+  })
+})

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import path from 'node:path'
+import { deploys } from '@sprout/db/schema/deploys.ts'
+import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
+import { and, eq } from 'drizzle-orm'
+import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
+import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import { AppError, conflict } from '../errors/app-error.ts'
+
+const buildTimeoutSeconds = 300
+const running = new Set<string>()
+
+export type DeployContext = ApplicationContext & { devboxes: DevboxRuntime; deploysDir: string }
+
+/**
+ * Builds the app in its box and publishes it; the previous deploy keeps serving until the new one
+ * is complete, and a failed build leaves it untouched and reports the build's error.
+ */
+export async function deployApplication(context: DeployContext, applicationId: string) {
+  const application = await findApplicationRecord(context, applicationId)
+  const box = context.devboxes.box(application.id)
+  if (!box) throw conflict('The dev box is not ready yet. Try again in a moment.')
+  if (running.has(application.id))
+    throw conflict('A deploy of this application is already running.')
+  running.add(application.id)
+  const deployId = randomUUID()
+  try {
+    await context.db.insert(deploys).values({
+      id: deployId,
+      applicationId: application.id,
+      status: 'building',
+      createdBy: context.userId,
+    })
+    try {
+      await buildDeploy({
+        box,
+        deploysDir: context.deploysDir,
+        appId: application.id,
+        timeoutSeconds: buildTimeoutSeconds,
+      })
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      await context.db
+        .update(deploys)
+        .set({ status: 'failed', error: message.slice(0, 8000), finishedAt: new Date() })
+        .where(eq(deploys.id, deployId))
+      if (error instanceof DeployBuildError) throw new AppError(422, 'bad_request', message)
+      throw error
+    }
+    await context.db.transaction(async (transaction) => {
+      await transaction
+        .update(deploys)
+        .set({ status: 'superseded' })
+        .where(and(eq(deploys.applicationId, application.id), eq(deploys.status, 'live')))
+      await transaction
+        .update(deploys)
+        .set({ status: 'live', finishedAt: new Date() })
+        .where(eq(deploys.id, deployId))
+    })
+    return { success: true as const, prod_url: context.origins.apps(application.slug) }
+  } finally {
+    running.delete(application.id)
+  }
+}
+
+export async function removeDeploys(deploysDir: string, applicationId: string) {
+  await rm(path.join(deploysDir, applicationId), { recursive: true, force: true })
+}

@@ -1,0 +1,44 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Database } from '@sprout/db/database.ts'
+import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
+import type { DevboxLogger } from '@sprout/devbox/logger.ts'
+import { createDevboxPool } from '@sprout/devbox/pool.ts'
+import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
+import type { Config } from '../config/config.ts'
+import { createDevboxRuntime } from './devbox-runtime.ts'
+
+export const templatesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../templates',
+)
+
+export const devboxLogger: DevboxLogger = {
+  info: (message, details) => console.log(`[devbox] ${message}`, details ?? ''),
+  warn: (message, details) => console.warn(`[devbox] ${message}`, details ?? ''),
+  error: (message, details) => console.error(`[devbox] ${message}`, details ?? ''),
+}
+
+/** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
+export function createLocalDevboxRuntime(
+  config: Pick<Config, 'dataDir' | 'devbox'>,
+  db: Database,
+  logger: DevboxLogger = devboxLogger,
+) {
+  const rootDir = path.join(config.dataDir, 'devboxes')
+  const driver = createLocalDriver({
+    rootDir,
+    templatesDir,
+    logger,
+    sandbox: config.devbox.sandbox,
+    hiddenPaths: [config.dataDir],
+    cacheDir: config.devbox.cacheDir,
+  })
+  const pool = createDevboxPool({
+    driver,
+    targets: { 'vite-react': config.devbox.poolTarget },
+    logger,
+    persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
+  })
+  return createDevboxRuntime({ db, driver, pool, logger })
+}

@@ -1,0 +1,128 @@
+import type { Database } from '@sprout/db/database.ts'
+import {
+  continueRequestSchema,
+  createExplorationRequestSchema,
+  explorationListenRequestSchema,
+  explorationMessageRequestSchema,
+} from '@sprout/protocol/api/conversations.ts'
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import type { MembershipCache } from '../auth/auth-cache.ts'
+import { findConversationRecord } from '../conversations/conversation-records.ts'
+import type { ConversationRuntime } from '../conversations/conversation-runtime.ts'
+import { lastEventIdOf } from '../conversations/listen-routes.ts'
+import {
+  type ChatContext,
+  continueConversation,
+  interruptConversation,
+} from '../conversations/service.ts'
+import { badRequest } from '../errors/app-error.ts'
+import { parseJsonBody } from '../http/parse-request.ts'
+import { requireOrganization } from '../organizations/require-organization.ts'
+import { openEventStream, sseHeaders } from '../stream/event-stream.ts'
+import {
+  createExploration,
+  explorationScope,
+  getExploration,
+  sendExplorationMessage,
+} from './service.ts'
+
+/** A JSON body that may be empty (then `{}`). */
+async function optionalJson(context: Context): Promise<unknown> {
+  const text = await context.req.text()
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw badRequest('Malformed JSON body')
+  }
+}
+
+/** The exploration chat (SPEC §2 /explore/{id}, §7): brainstorming with no tools, no app. */
+export function explorationRoutes(options: {
+  db: Database
+  memberships: MembershipCache
+  runtime: ConversationRuntime
+}) {
+  const { db, runtime } = options
+  const app = new Hono<AppEnv>()
+  app.use('/api/explorations', requireOrganization(db, options.memberships))
+  app.use('/api/explorations/*', requireOrganization(db, options.memberships))
+
+  const contextOf = (context: Context<AppEnv>): ChatContext => ({
+    db,
+    organization: context.var.organization,
+    userId: context.var.user.id,
+    runtime,
+  })
+  const idOf = (context: Context<AppEnv>) => context.req.param('id') ?? ''
+
+  app.post('/api/explorations', async (context) => {
+    const input = createExplorationRequestSchema.safeParse(await optionalJson(context))
+    if (!input.success) {
+      throw badRequest(
+        input.error.issues
+          .map((issue) => `Invalid field "${issue.path.join('.')}": ${issue.message}`)
+          .join('; '),
+      )
+    }
+    const { conversation, runId } = await createExploration(contextOf(context), {
+      message: input.data.message,
+      model: input.data.model,
+      clientId: input.data.client_id,
+    })
+    return context.json(
+      { id: conversation.id, title: conversation.title, ...(runId ? { run_id: runId } : {}) },
+      201,
+    )
+  })
+
+  app.get('/api/explorations/:id', async (context) =>
+    context.json(await getExploration(contextOf(context), idOf(context))),
+  )
+
+  app.post('/api/explorations/:id/message', async (context) => {
+    const input = await parseJsonBody(context, explorationMessageRequestSchema)
+    const { conversation, runId } = await sendExplorationMessage(contextOf(context), {
+      explorationId: idOf(context),
+      message: input.message,
+      model: input.model,
+      clientId: input.client_id,
+    })
+    return context.json({ id: conversation.id, title: conversation.title, run_id: runId })
+  })
+
+  app.post('/api/explorations/:id/interrupt', async (context) => {
+    const chat = contextOf(context)
+    const interrupted = await interruptConversation(chat, explorationScope(chat), idOf(context))
+    return context.json({ interrupted })
+  })
+
+  app.post('/api/explorations/:id/continue', async (context) => {
+    const input = continueRequestSchema.safeParse(await optionalJson(context))
+    if (!input.success) throw badRequest('Invalid field "model": must be a model id')
+    const chat = contextOf(context)
+    const { conversation, runId } = await continueConversation(chat, explorationScope(chat), {
+      conversationId: idOf(context),
+      model: input.data.model,
+    })
+    return context.json({ id: conversation.id, run_id: runId })
+  })
+
+  app.post('/api/explorations/:id/listen', async (context) => {
+    const input = explorationListenRequestSchema.safeParse(await optionalJson(context))
+    if (!input.success) throw badRequest('Invalid field "last_event_id": must be a seq')
+    const chat = contextOf(context)
+    const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))
+    const stream = await openEventStream({
+      hub: runtime.hub,
+      store: runtime.store,
+      conversationId: conversation.id,
+      after: lastEventIdOf(context, input.data.last_event_id),
+    })
+    return new Response(stream, { headers: sseHeaders })
+  })
+
+  return app
+}

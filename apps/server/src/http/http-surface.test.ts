@@ -1,0 +1,87 @@
+import { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { onError } from '../errors/on-error.ts'
+import { createTestApp, type TestApp } from '../testing/test-app.ts'
+import { parseJsonBody } from './parse-request.ts'
+
+describe('the product origin', () => {
+  let harness: TestApp
+  beforeAll(async () => {
+    harness = await createTestApp()
+  })
+  afterAll(() => harness.close())
+
+  it('answers /healthz', async () => {
+    const response = await harness.request('/healthz')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: 'ok' })
+  })
+
+  it('sends security headers', async () => {
+    const response = await harness.request('/healthz')
+    const policy = response.headers.get('content-security-policy') ?? ''
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).toContain("script-src 'self'")
+    expect(policy).toContain(`frame-src http://*.preview.localhost:${harness.port}`)
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('answers unknown API routes with the error shape', async () => {
+    const user = await harness.signUp()
+    const response = await harness.request('/api/nothing-here', { user })
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: 'No such API route' })
+  })
+
+  it('keeps preview and apps hosts away from product routes and cookies', async () => {
+    const user = await harness.signUp()
+    for (const host of ['my-app.preview.localhost:3000', 'my-app.apps.localhost:3000']) {
+      for (const path of ['/api/admin/status', '/api/auth/get-session', '/healthz', '/']) {
+        const response = await harness.request(path, {
+          user,
+          as: 'cookie',
+          headers: { host },
+        })
+        expect(response.status, `${host}${path}`).toBe(404)
+        expect(response.headers.getSetCookie()).toEqual([])
+      }
+    }
+  })
+})
+
+describe('request parsing', () => {
+  const app = new Hono()
+  app.onError(onError)
+  app.post('/echo', async (context) => {
+    const body = await parseJsonBody(context, z.object({ name: z.string(), count: z.number() }))
+    return context.json(body)
+  })
+  const post = (body: string) =>
+    app.request('/echo', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+
+  it('refuses malformed JSON with a 400', async () => {
+    const response = await post('{"name": ')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'Malformed JSON body' })
+  })
+
+  it('names a missing field', async () => {
+    const response = await post('{"count": 1}')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'Missing field "name"' })
+  })
+
+  it('names a field of the wrong type', async () => {
+    const response = await post('{"name": "a", "count": "one"}')
+    expect(response.status).toBe(400)
+    const { error } = (await response.json()) as { error: string }
+    expect(error).toMatch(/^Invalid field "count"/)
+  })
+
+  it('passes a valid body through', async () => {
+    const response = await post('{"name": "a", "count": 2}')
+    expect(await response.json()).toEqual({ name: 'a', count: 2 })
+  })
+})

@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { getRequestListener } from '@hono/node-server'
+import type { createApp } from '../app.ts'
+
+type Created = ReturnType<typeof createApp>
+
+/**
+ * One HTTP server, routed by Host: previews and deploys are handled at the node level (streamed
+ * proxying and WebSocket upgrades), everything else by the Hono app.
+ */
+export function createNodeHandlers({ app, origins, previewHost, appsHost }: Created) {
+  const product = getRequestListener(app.fetch)
+  const failed = (response: ServerResponse) => (error: unknown) => {
+    console.error('[server] preview or apps request failed:', error)
+    if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' })
+    response.end('An error occurred')
+  }
+  return {
+    request: (request: IncomingMessage, response: ServerResponse) => {
+      const host = request.headers.host ?? ''
+      const kind = origins.hostKind(host)
+      if (kind === 'product') return product(request, response)
+      const slug = origins.slugOf(host)
+      if (!slug) {
+        response.writeHead(404, { 'content-type': 'text/plain' })
+        return response.end('Not found')
+      }
+      const handled =
+        kind === 'preview'
+          ? previewHost.handle(request, response, slug)
+          : appsHost.handle(request, response, slug)
+      handled.catch(failed(response))
+    },
+    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const host = request.headers.host ?? ''
+      const slug = origins.slugOf(host)
+      if (origins.hostKind(host) !== 'preview' || !slug) {
+        socket.destroy()
+        return
+      }
+      previewHost.upgrade(request, socket, head, slug).catch(() => socket.destroy())
+    },
+  }
+}

@@ -1,0 +1,43 @@
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import { badRequest } from '../errors/app-error.ts'
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const field = issue.path.length > 0 ? issue.path.join('.') : 'body'
+      if (issue.code === 'invalid_type' && issue.input === undefined) {
+        return `Missing field "${field}"`
+      }
+      return `Invalid field "${field}": ${issue.message}`
+    })
+    .join('; ')
+}
+
+/** Reads a JSON body and checks it against a schema; a 400 names the malformed field. */
+export async function parseJsonBody<Schema extends z.ZodType>(
+  context: Context,
+  schema: Schema,
+): Promise<z.output<Schema>> {
+  const text = await context.req.text()
+  let body: unknown
+  try {
+    body = text.length === 0 ? undefined : JSON.parse(text)
+  } catch {
+    throw badRequest('Malformed JSON body')
+  }
+  if (body === undefined) throw badRequest('A JSON body is required')
+  const result = schema.safeParse(body, { reportInput: true })
+  if (!result.success) throw badRequest(describeIssues(result.error.issues))
+  return result.data
+}
+
+/** Checks query parameters against a schema; a 400 names the malformed parameter. */
+export function parseQuery<Schema extends z.ZodType>(
+  context: Context,
+  schema: Schema,
+): z.output<Schema> {
+  const result = schema.safeParse(context.req.query(), { reportInput: true })
+  if (!result.success) throw badRequest(describeIssues(result.error.issues))
+  return result.data
+}

@@ -1,0 +1,44 @@
+import { demoModelEntry, modelCatalogue } from '@sprout/agent/models/catalogue.ts'
+import type { Model, ModelProvider } from '@sprout/protocol/models.ts'
+import type { Config } from '../config/config.ts'
+
+const keySetting: Record<'anthropic' | 'openai' | 'xai', string> = {
+  anthropic: 'ANTHROPIC_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  xai: 'XAI_API_KEY',
+}
+
+function unavailableReason(provider: ModelProvider, config: Config): string | undefined {
+  if (provider === 'demo' || provider === 'openai-compatible') return undefined
+  if (config.providers[provider].apiKey) return undefined
+  return `Set ${keySetting[provider]} to use this model.`
+}
+
+/** The catalogue of SPEC §3, each model marked by whether its provider is configured. */
+export function listModels(config: Config): Model[] {
+  const local = config.providers.openaiCompatible
+  const compatible: Model[] = local.baseUrl
+    ? local.models.map((modelId) => ({
+        model: modelId,
+        name: modelId,
+        provider: 'openai-compatible',
+        description: `Served by the OpenAI-compatible server at ${local.baseUrl}.`,
+        performance: 0,
+        speed: 0,
+        reasoning: 0,
+        inputPrice: 0,
+        outputPrice: 0,
+        cacheReadPrice: 0,
+        cacheWritePrice: 0,
+        contextWindow: 128_000,
+        available: true,
+      }))
+    : []
+  const hosted: Model[] = modelCatalogue.map((entry) => {
+    const reason = unavailableReason(entry.provider, config)
+    return reason
+      ? { ...entry, available: false, unavailableReason: reason }
+      : { ...entry, available: true }
+  })
+  return [...hosted, ...compatible, { ...demoModelEntry, available: true }]
+}

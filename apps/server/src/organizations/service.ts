@@ -1,0 +1,92 @@
+import type { Database } from '@sprout/db/database.ts'
+import { member, organization } from '@sprout/db/schema/auth.ts'
+import { and, eq } from 'drizzle-orm'
+import type { OrganizationContext } from '../app-env.ts'
+import type { MembershipCache } from '../auth/auth-cache.ts'
+import { forbidden, notFound } from '../errors/app-error.ts'
+
+type Context = { db: Database; userId: string; memberships?: MembershipCache }
+
+export async function findMembership(
+  { db, userId, memberships }: Context,
+  organizationId: string,
+): Promise<OrganizationContext | undefined> {
+  const load = () => loadMembership(db, userId, organizationId)
+  const membership = memberships
+    ? await memberships.getOrLoad(`${userId}|${organizationId}`, load)
+    : await load()
+  return membership ?? undefined
+}
+
+async function loadMembership(
+  db: Database,
+  userId: string,
+  organizationId: string,
+): Promise<OrganizationContext | null> {
+  const rows = await db
+    .select({ role: member.role, isPersonal: organization.isPersonal })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(and(eq(member.userId, userId), eq(member.organizationId, organizationId)))
+    .limit(1)
+  const row = rows[0]
+  return row ? { id: organizationId, role: row.role, isPersonal: row.isPersonal === true } : null
+}
+
+export async function findPersonalOrganization({
+  db,
+  userId,
+  memberships,
+}: Context): Promise<OrganizationContext> {
+  const load = () => loadPersonalOrganization(db, userId)
+  const personal = memberships
+    ? await memberships.getOrLoad(`${userId}|personal`, load)
+    : await load()
+  if (!personal) throw notFound('Personal organization not found')
+  return personal
+}
+
+async function loadPersonalOrganization(
+  db: Database,
+  userId: string,
+): Promise<OrganizationContext | null> {
+  const rows = await db
+    .select({ id: organization.id, role: member.role })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(and(eq(member.userId, userId), eq(organization.isPersonal, true)))
+    .limit(1)
+  const row = rows[0]
+  return row ? { id: row.id, role: row.role, isPersonal: true } : null
+}
+
+/**
+ * The organization a call acts in: the `Organization-ID` header when given (the caller must be a
+ * member), else the session's active organization while the caller is still a member of it, else
+ * the personal organization.
+ */
+export async function resolveOrganization(
+  context: Context,
+  input: {
+    headerOrganizationId: string | undefined
+    activeOrganizationId: string | null | undefined
+  },
+): Promise<OrganizationContext> {
+  if (input.headerOrganizationId) {
+    const membership = await findMembership(context, input.headerOrganizationId)
+    if (!membership) throw forbidden()
+    return membership
+  }
+  if (input.activeOrganizationId) {
+    const membership = await findMembership(context, input.activeOrganizationId)
+    if (membership) return membership
+  }
+  return findPersonalOrganization(context)
+}
+
+/** Maps the authentication provider's organization id to Sprout's; a non-member gets a 404. */
+export async function lookupOrganization(context: Context, externalOrganizationId: string) {
+  const membership = await findMembership(context, externalOrganizationId)
+  if (!membership) throw notFound('Organization not found')
+  return { id: membership.id }
+}

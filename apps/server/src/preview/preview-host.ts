@@ -1,0 +1,137 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Database } from '@sprout/db/database.ts'
+import { findApplicationBySlug } from '../applications/service.ts'
+import { type MembershipCache, TtlCache } from '../auth/auth-cache.ts'
+import {
+  PREVIEW_COOKIE,
+  signPreviewSession,
+  verifyPreviewSession,
+} from '../devbox-auth/preview-session.ts'
+import { safeReturnPath } from '../devbox-auth/return-path.ts'
+import { redeemDevboxToken } from '../devbox-auth/service.ts'
+import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import type { Origins } from '../http/origins.ts'
+import { findMembership } from '../organizations/service.ts'
+import { sendHostPage } from './host-pages.ts'
+import { proxyHttp, proxyUpgrade } from './proxy.ts'
+
+export const CALLBACK_PATH = '/__sprout/auth/callback'
+
+type ApplicationRef = { id: string; organizationId: string }
+
+export type PreviewHostOptions = {
+  db: Database
+  origins: Origins
+  authSecret: string
+  memberships: MembershipCache
+  devboxes: DevboxRuntime
+}
+
+function readCookie(request: IncomingMessage, name: string): string | undefined {
+  for (const part of request.headers.cookie?.split(/;\s*/) ?? []) {
+    if (part.startsWith(`${name}=`)) return part.slice(name.length + 1)
+  }
+  return undefined
+}
+
+/**
+ * `{slug}.PREVIEW_DOMAIN`: the app's dev server, only for members of its organization who came
+ * through the /auth/devbox hand-off (a single-use token exchanged here for an HttpOnly cookie).
+ */
+export function createPreviewHost(options: PreviewHostOptions) {
+  const { db, origins, devboxes } = options
+  const bySlug = new TtlCache<ApplicationRef | null>(5000, 10_000)
+
+  const findApplication = (slug: string) =>
+    bySlug.getOrLoad(slug, async () => (await findApplicationBySlug(db, slug)) ?? null)
+
+  /** The application when the request carries a valid preview cookie of a current member. */
+  const authorize = async (request: IncomingMessage, slug: string) => {
+    const session = verifyPreviewSession(options.authSecret, readCookie(request, PREVIEW_COOKIE))
+    if (!session) return undefined
+    const application = await findApplication(slug)
+    if (!application || application.id !== session.applicationId) return undefined
+    const membership = await findMembership(
+      { db, userId: session.userId, memberships: options.memberships },
+      application.organizationId,
+    )
+    return membership ? application : undefined
+  }
+
+  const cookieAttributes = (previewOrigin: string) => {
+    const url = new URL(previewOrigin)
+    // Inside the builder the preview is a cross-site iframe on *.localhost and on https set-ups
+    // with a different registrable domain, so the cookie must be SameSite=None (hence Secure),
+    // and Partitioned, because browsers block unpartitioned third-party cookies.
+    const crossSiteCapable = url.protocol === 'https:' || url.hostname.endsWith('.localhost')
+    return crossSiteCapable ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'
+  }
+
+  const handleCallback = async (
+    response: ServerResponse,
+    url: URL,
+    slug: string,
+    previewOrigin: string,
+  ) => {
+    const failure = (message: string) =>
+      sendHostPage(response, 401, {
+        title: 'Authentication Error',
+        message,
+        link: { href: origins.product, text: 'Return to Home' },
+      })
+    const token = url.searchParams.get('token')
+    const returnPath = safeReturnPath(url.searchParams.get('return') ?? undefined, previewOrigin)
+    if (!token || !returnPath) return failure('Authentication failed')
+    const redeemed = await redeemDevboxToken(db, token, slug)
+    if (!redeemed) return failure('Authentication failed')
+    const cookie = signPreviewSession(options.authSecret, redeemed)
+    response.writeHead(302, {
+      location: returnPath,
+      'set-cookie': `${PREVIEW_COOKIE}=${cookie.value}; Path=/; HttpOnly; Max-Age=${cookie.maxAgeSeconds}; ${cookieAttributes(previewOrigin)}`,
+      'cache-control': 'no-store',
+    })
+    response.end()
+  }
+
+  return {
+    handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
+      const previewOrigin = origins.preview(slug)
+      const url = new URL(request.url ?? '/', previewOrigin)
+      if (url.pathname === CALLBACK_PATH) return handleCallback(response, url, slug, previewOrigin)
+      const application = await authorize(request, slug)
+      if (!application) {
+        const wantsPage =
+          request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
+        if (!wantsPage) {
+          response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
+          return response.end('Authentication required')
+        }
+        const handOff = new URL('/auth/devbox', origins.product)
+        handOff.searchParams.set('devbox', previewOrigin)
+        handOff.searchParams.set('return', `${url.pathname}${url.search}`)
+        response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
+        return response.end()
+      }
+      const target = devboxes.box(application.id)?.devServer.url()
+      if (!target) {
+        return sendHostPage(response, 503, {
+          title: 'Starting your app…',
+          message: 'The dev server is starting. This page reloads by itself.',
+          refreshSeconds: 2,
+        })
+      }
+      proxyHttp(request, response, target)
+    },
+
+    upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {
+      const application = await authorize(request, slug)
+      const target = application ? devboxes.box(application.id)?.devServer.url() : undefined
+      if (!target) {
+        socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n')
+        return
+      }
+      proxyUpgrade(request, socket, head, target)
+    },
+  }
+}

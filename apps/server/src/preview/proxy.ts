@@ -1,0 +1,111 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { PREVIEW_COOKIE } from '../devbox-auth/preview-session.ts'
+
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+])
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+
+/** The request's headers for the dev server: hop-by-hop headers and Sprout's cookie removed. */
+function forwardedHeaders(request: IncomingMessage, target: URL): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = {}
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || hopByHop.has(name)) continue
+    headers[name] = value
+  }
+  const cookie = request.headers.cookie
+    ?.split(/;\s*/)
+    .filter((part) => !part.startsWith(`${PREVIEW_COOKIE}=`))
+    .join('; ')
+  if (cookie) headers.cookie = cookie
+  else delete headers.cookie
+  headers['x-forwarded-host'] = request.headers.host ?? ''
+  headers['x-forwarded-proto'] = 'http'
+  headers.host = target.host
+  return headers
+}
+
+/** Streams one HTTP request to the dev server and its answer back. */
+export function proxyHttp(request: IncomingMessage, response: ServerResponse, targetBase: string) {
+  const target = new URL(targetBase)
+  const upstream = http.request(
+    {
+      agent,
+      hostname: target.hostname,
+      port: target.port,
+      method: request.method,
+      path: request.url,
+      headers: forwardedHeaders(request, target),
+    },
+    (answer) => {
+      const headers: http.OutgoingHttpHeaders = {}
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+      }
+      response.writeHead(answer.statusCode ?? 502, headers)
+      answer.pipe(response)
+    },
+  )
+  upstream.on('error', () => {
+    if (!response.headersSent) {
+      response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end(
+        'The app’s dev server is not answering. It is being restarted; reload in a moment.',
+      )
+    } else {
+      response.destroy()
+    }
+  })
+  request.pipe(upstream)
+}
+
+/** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server. */
+export function proxyUpgrade(
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  targetBase: string,
+) {
+  const target = new URL(targetBase)
+  const upstream = http.request({
+    hostname: target.hostname,
+    port: target.port,
+    method: request.method,
+    path: request.url,
+    headers: {
+      ...forwardedHeaders(request, target),
+      connection: 'Upgrade',
+      upgrade: request.headers.upgrade ?? 'websocket',
+    },
+  })
+  upstream.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
+    const lines = [
+      `HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`,
+    ]
+    for (let index = 0; index < answer.rawHeaders.length; index += 2) {
+      lines.push(`${answer.rawHeaders[index]}: ${answer.rawHeaders[index + 1]}`)
+    }
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`)
+    if (upstreamHead.length > 0) socket.write(upstreamHead)
+    if (head.length > 0) upstreamSocket.write(head)
+    upstreamSocket.pipe(socket).pipe(upstreamSocket)
+    upstreamSocket.on('error', () => socket.destroy())
+    socket.on('error', () => upstreamSocket.destroy())
+  })
+  upstream.on('response', (answer) => {
+    socket.end(
+      `HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? 'Bad Gateway'}\r\n\r\n`,
+    )
+  })
+  upstream.on('error', () => socket.destroy())
+  upstream.end()
+}

@@ -1,0 +1,50 @@
+import http from 'node:http'
+import path from 'node:path'
+import { openDatabase } from '@sprout/db/database.ts'
+import { migrateDatabase } from '@sprout/db/migrate.ts'
+import { createApp } from './app.ts'
+import type { Config } from './config/config.ts'
+import { loadOrCreateKeyFile } from './config/key-file.ts'
+import { createLocalDevboxRuntime } from './devboxes/create-local-runtime.ts'
+import { createNodeHandlers } from './http/node-handler.ts'
+
+/** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
+export async function startServer(config: Config, options: { serveWeb: boolean }) {
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+  )
+  await migrateDatabase(database)
+  const authSecret = config.authSecret ?? (await loadOrCreateKeyFile(config.dataDir, 'auth-secret'))
+  const devboxes = createLocalDevboxRuntime(config, database.db)
+  const created = createApp({ config, database, authSecret, devboxes, serveWeb: options.serveWeb })
+  await created.authCache.start()
+  await created.conversations.start()
+  const handlers = createNodeHandlers(created)
+  const server = http.createServer(handlers.request)
+  server.on('upgrade', handlers.upgrade)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  // Dev boxes come back after the server answers, so start-up is not held up by dev servers.
+  await devboxes.start()
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  return {
+    port,
+    database,
+    devboxes,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await created.conversations.stop()
+      await devboxes.stop()
+      await created.authCache.stop()
+      await database.close()
+    },
+  }
+}

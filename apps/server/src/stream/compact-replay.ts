@@ -1,0 +1,51 @@
+import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import { chunkJson, type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
+import type { StoredEvent } from './event-store.ts'
+import { mergeDeltas } from './merge-delta.ts'
+
+/** Chunks the blocks reducer ignores; a history replay leaves them out. */
+const ignoredInReplay: ReadonlySet<string> = new Set([
+  'tool-input-delta',
+  'start-step',
+  'finish-step',
+])
+
+const isDelta = (type: string) =>
+  type === 'text-delta' || type === 'reasoning-delta' || type === 'data-tool-output-delta'
+
+type Held = { seq: number; runId: string | null; chunk: StreamChunk }
+
+/**
+ * Shrinks the history a fresh listener loads: consecutive deltas of one part become one delta
+ * (so a finished text is start, one delta with the whole text, end) and chunks the reducer
+ * ignores are left out. Every envelope keeps a stored seq and the order is kept, so the blocks
+ * come out the same and a resume after any of them is exact.
+ */
+export function createReplayCompactor() {
+  let held: Held | undefined
+
+  const release = (into: EncodedEnvelope[]) => {
+    if (!held) return
+    into.push(encodeEnvelope(held.seq, held.runId, chunkJson(held.chunk)))
+    held = undefined
+  }
+
+  return {
+    push: (event: StoredEvent, into: EncodedEnvelope[]) => {
+      const chunk = JSON.parse(event.chunkText) as StreamChunk
+      if (ignoredInReplay.has(chunk.type)) return
+      if (held) {
+        const merged = mergeDeltas(held.chunk, chunk)
+        if (merged) {
+          held = { seq: event.seq, runId: event.runId, chunk: merged }
+          return
+        }
+        release(into)
+      }
+      if (isDelta(chunk.type)) held = { seq: event.seq, runId: event.runId, chunk }
+      else into.push(encodeEnvelope(event.seq, event.runId, event.chunkText))
+    },
+    /** Sends the delta still held (the end of the history was reached). */
+    flush: release,
+  }
+}

@@ -1,0 +1,159 @@
+import { SSE_HEARTBEAT } from '@sprout/protocol/stream/sse-event.ts'
+import { createReplayCompactor } from './compact-replay.ts'
+import { type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
+import type { EventHub, HubListener } from './event-hub.ts'
+import type { EventStore } from './event-store.ts'
+
+const heartbeatBytes = new TextEncoder().encode(SSE_HEARTBEAT)
+const replayPage = 500
+/**
+ * Live envelopes held for a listener that reads slower than they come. Past this the backlog is
+ * dropped and the listener reads it back from the table, so a slow client costs no memory.
+ */
+export const MAX_QUEUED_ENVELOPES = 1_000
+
+export const sseHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array
+  return Buffer.concat(parts)
+}
+
+/**
+ * The SSE body of one listener: the stored events after `after` (with no `after`, the whole
+ * history, compacted), then live ones. Pull-based: nothing is read or queued beyond what the
+ * client's socket takes, except the bounded live backlog.
+ */
+export async function openEventStream(options: {
+  hub: EventHub
+  store: EventStore
+  conversationId: string
+  after: number | undefined
+}): Promise<ReadableStream<Uint8Array>> {
+  const { hub, store, conversationId } = options
+  let queue: EncodedEnvelope[] = []
+  let overflowed = false
+  let heartbeatDue = false
+  let closed = false
+  let wake: (() => void) | undefined
+  const signal = () => {
+    const resume = wake
+    wake = undefined
+    resume?.()
+  }
+
+  const listener: HubListener = {
+    deliver: (envelope) => {
+      if (closed) return
+      if (queue.length >= MAX_QUEUED_ENVELOPES) {
+        queue = []
+        overflowed = true
+      } else {
+        queue.push(envelope)
+      }
+      signal()
+    },
+    heartbeat: () => {
+      heartbeatDue = true
+      signal()
+    },
+    close: () => {
+      closed = true
+      signal()
+    },
+    queued: () => queue.length,
+  }
+
+  const { startAt, unsubscribe } = await hub.subscribe(conversationId, listener)
+  let lastSent = options.after ?? 0
+  let replayUpTo = startAt
+  let compactor = options.after === undefined && startAt > 0 ? createReplayCompactor() : undefined
+
+  /** The next bytes to send, or undefined once the stream is closed. */
+  const next = async (): Promise<Uint8Array | undefined> => {
+    for (;;) {
+      if (closed) return undefined
+      if (overflowed) {
+        overflowed = false
+        replayUpTo = Math.max(replayUpTo, hub.lastDelivered(conversationId))
+      }
+      if (lastSent < replayUpTo) {
+        const events = await store.read(conversationId, lastSent, replayUpTo, replayPage)
+        if (events.length === 0) {
+          replayUpTo = lastSent
+          continue
+        }
+        lastSent = events.at(-1)?.seq ?? lastSent
+        const out: EncodedEnvelope[] = []
+        if (compactor) {
+          for (const event of events) compactor.push(event, out)
+          if (lastSent >= replayUpTo) {
+            compactor.flush(out)
+            compactor = undefined
+          }
+        } else {
+          for (const event of events) {
+            out.push(encodeEnvelope(event.seq, event.runId, event.chunkText))
+          }
+        }
+        if (out.length > 0) return concat(out.map((envelope) => envelope.bytes))
+        continue
+      }
+      if (queue.length > 0) {
+        const taken = queue
+        queue = []
+        const parts: Uint8Array[] = []
+        for (const [index, envelope] of taken.entries()) {
+          if (envelope.seq <= lastSent) continue
+          if (envelope.seq > lastSent + 1) {
+            // A gap (the backlog was dropped): read it from the table, keep the rest queued.
+            replayUpTo = envelope.seq - 1
+            queue = taken.slice(index).concat(queue)
+            break
+          }
+          parts.push(envelope.bytes)
+          lastSent = envelope.seq
+        }
+        if (parts.length > 0) return concat(parts)
+        continue
+      }
+      if (heartbeatDue) {
+        heartbeatDue = false
+        return heartbeatBytes
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve
+      })
+    }
+  }
+
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        try {
+          const bytes = await next()
+          if (bytes) controller.enqueue(bytes)
+          else {
+            unsubscribe()
+            controller.close()
+          }
+        } catch (error) {
+          closed = true
+          unsubscribe()
+          controller.error(error)
+        }
+      },
+      cancel: () => {
+        closed = true
+        unsubscribe()
+        signal()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}

@@ -1,0 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query'
+
+/** What every route's beforeLoad and loader receive. */
+export type RouterContext = { queryClient: QueryClient }

@@ -1,0 +1,11 @@
+import { useQuery } from '@tanstack/react-query'
+import { apiRequest } from '../../lib/api-client.ts'
+
+/** SPEC §6: admin is the `isAdmin` field of GET /api/admin/status. */
+export function useAdminStatus() {
+  return useQuery({
+    queryKey: ['admin-status'],
+    queryFn: () => apiRequest<{ isAdmin: boolean }>('/api/admin/status'),
+    staleTime: 5 * 60_000,
+  })
+}

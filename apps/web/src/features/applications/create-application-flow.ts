@@ -1,0 +1,78 @@
+import type { CreateApplicationRequest } from '@sprout/protocol/api/applications.ts'
+import type { EditorReadiness } from './application-api.ts'
+import type { InitialMessage } from './send-initial-message.ts'
+import { EditorReadyTimeoutError, waitForEditorReady } from './wait-for-editor-ready.ts'
+
+// SPEC §8 alerts.
+export const CREATE_FAILED_ALERT = 'Failed to create application. Please try again.'
+export const EDITOR_TIMEOUT_ALERT = 'Editor service took too long to become ready'
+
+export const createProgressMessages = {
+  creating: 'Creating application...',
+  startingEditor: 'Starting the editor...',
+  sendingMessage: 'Sending your first message...',
+  opening: 'Opening the editor...',
+} as const
+
+export type CreateProgress = (typeof createProgressMessages)[keyof typeof createProgressMessages]
+
+/** Creating failed; `alertMessage` is the SPEC §8 text to show, `applicationId` set if created. */
+export class CreateApplicationError extends Error {
+  override name = 'CreateApplicationError'
+  readonly alertMessage: string
+  readonly applicationId: string | undefined
+
+  constructor(alertMessage: string, applicationId: string | undefined, cause: unknown) {
+    super(alertMessage, { cause })
+    this.alertMessage = alertMessage
+    this.applicationId = applicationId
+  }
+}
+
+export type CreateApplicationSteps = {
+  create: (input: CreateApplicationRequest) => Promise<string>
+  checkEditorReady: (applicationId: string, signal?: AbortSignal) => Promise<EditorReadiness>
+  sendInitialMessage: (message: InitialMessage) => Promise<void>
+  /** Polling options for tests; the SPEC §9 defaults otherwise. */
+  wait?: { maxPolls?: number; intervalMs?: number }
+}
+
+export type CreateApplicationInput = { name: string; description: string; model: string }
+
+/**
+ * SPEC §4 "Create application": create it, wait for its editor (once a second, up to 60 tries),
+ * send the description as the first message. Returns the id; the caller then opens the editor.
+ */
+export async function runCreateApplication(
+  input: CreateApplicationInput,
+  steps: CreateApplicationSteps,
+  options: { onProgress?: (progress: CreateProgress) => void; signal?: AbortSignal } = {},
+): Promise<string> {
+  const { onProgress, signal } = options
+  const message = input.description.trim()
+  let applicationId: string | undefined
+  try {
+    onProgress?.(createProgressMessages.creating)
+    applicationId = await steps.create({
+      name: input.name.trim() || undefined,
+      initial_prompt: message,
+      model: input.model,
+    })
+    const id = applicationId
+    onProgress?.(createProgressMessages.startingEditor)
+    await waitForEditorReady({
+      check: (pollSignal) => steps.checkEditorReady(id, pollSignal),
+      signal,
+      ...steps.wait,
+    })
+    onProgress?.(createProgressMessages.sendingMessage)
+    await steps.sendInitialMessage({ applicationId: id, message, model: input.model })
+    onProgress?.(createProgressMessages.opening)
+    return id
+  } catch (error) {
+    if (signal?.aborted) throw error
+    const alertMessage =
+      error instanceof EditorReadyTimeoutError ? EDITOR_TIMEOUT_ALERT : CREATE_FAILED_ALERT
+    throw new CreateApplicationError(alertMessage, applicationId, error)
+  }
+}

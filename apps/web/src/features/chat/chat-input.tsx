@@ -1,0 +1,120 @@
+import {
+  MESSAGE_INPUT_MAX_HEIGHT_PX,
+  MESSAGE_INPUT_MIN_HEIGHT_PX,
+} from '@sprout/protocol/constants.ts'
+import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef } from 'react'
+import { classNames } from '../../lib/class-names.ts'
+import { SendIcon, StopIcon } from './chat-icons.tsx'
+
+type ChatInputProps = {
+  value: string
+  onChange: (value: string) => void
+  /** Called with the trimmed, non-empty text. */
+  onSubmit: (text: string) => void
+  /** Escape inside the input: interrupt, or take back queued messages. */
+  onEscape?: () => void
+  placeholder: string
+  disabled?: boolean
+  /** While the agent runs an interrupt button shows; sending queues the message instead. */
+  isRunning: boolean
+  /** False where nothing can be queued (exploration): sending waits for the agent instead. */
+  canQueue?: boolean
+  isInterrupting?: boolean
+  onInterrupt?: () => void
+  /** The row under the text: model picker, context usage. */
+  footer?: ReactNode
+}
+
+/** SPEC §5 "Chat input": Enter sends, Shift+Enter adds a line, 24-100 px tall as it grows. */
+export function ChatInput({
+  value,
+  onChange,
+  onSubmit,
+  onEscape,
+  placeholder,
+  disabled,
+  isRunning,
+  canQueue = true,
+  isInterrupting,
+  onInterrupt,
+  footer,
+}: ChatInputProps) {
+  const textareaRef = useRef<HTMLTextAreaElement>(null)
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
+  useLayoutEffect(() => {
+    const textarea = textareaRef.current
+    if (!textarea) return
+    textarea.style.height = 'auto'
+    const height = Math.min(
+      MESSAGE_INPUT_MAX_HEIGHT_PX,
+      Math.max(MESSAGE_INPUT_MIN_HEIGHT_PX, textarea.scrollHeight),
+    )
+    textarea.style.height = `${height}px`
+    textarea.style.overflowY =
+      textarea.scrollHeight > MESSAGE_INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden'
+  }, [value])
+
+  const blocked = Boolean(disabled) || (isRunning && !canQueue)
+  const submit = () => {
+    const text = value.trim()
+    if (text === '' || blocked) return
+    onSubmit(text)
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault()
+      submit()
+    } else if (event.key === 'Escape' && onEscape) {
+      event.preventDefault()
+      onEscape()
+    }
+  }
+
+  const canSend = value.trim() !== '' && !blocked
+  return (
+    <div className="rounded-2xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-zinc-300 focus-within:ring-2 focus-within:ring-accent-100">
+      <textarea
+        ref={textareaRef}
+        aria-label="Message"
+        rows={1}
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
+        style={{ minHeight: MESSAGE_INPUT_MIN_HEIGHT_PX, maxHeight: MESSAGE_INPUT_MAX_HEIGHT_PX }}
+        className="block w-full resize-none border-0 bg-transparent px-2 py-0.5 text-sm leading-6 text-zinc-900 outline-none placeholder:text-zinc-400 focus-visible:outline-none disabled:cursor-not-allowed"
+      />
+      <div className="mt-2 flex items-center gap-2">
+        <div className="flex min-w-0 flex-1 items-center gap-2">{footer}</div>
+        {isRunning && onInterrupt && (
+          <button
+            type="button"
+            onClick={onInterrupt}
+            disabled={isInterrupting}
+            title="Stop the agent (Esc)"
+            aria-label="Interrupt"
+            className="flex size-8 items-center justify-center rounded-full border border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+          >
+            <StopIcon className="size-3.5" />
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={submit}
+          disabled={!canSend}
+          aria-label={isRunning && canQueue ? 'Queue message' : 'Send message'}
+          title={isRunning && canQueue ? 'Queue message (Enter)' : 'Send message (Enter)'}
+          className={classNames(
+            'flex size-8 items-center justify-center rounded-full transition-colors',
+            canSend ? 'bg-zinc-900 text-white hover:bg-zinc-700' : 'bg-zinc-200 text-zinc-400',
+          )}
+        >
+          <SendIcon />
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,106 @@
+import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
+import type { KeyboardEvent, ReactNode } from 'react'
+import { ChatInput } from './chat-input.tsx'
+import { ChatTranscript } from './chat-transcript.tsx'
+import { ContextUsageReadout } from './context-usage-readout.tsx'
+import { StagedMessages } from './staged-messages.tsx'
+import type { RenderSecretRequest } from './transcript-groups.tsx'
+
+export type ChatPanelProps = {
+  state: BlocksState
+  stagedMessages?: readonly StagedMessage[]
+  draft: string
+  onDraftChange: (draft: string) => void
+  onSend: (text: string) => void
+  onEscape: () => void
+  onInterrupt: () => void
+  onRetry?: () => void
+  notice?: string | null
+  placeholder: string
+  workingText: string
+  emptyState: ReactNode
+  /** Replaces the transcript, e.g. while the conversation loads. */
+  overlay?: ReactNode
+  /** Sending is not possible right now (e.g. no model chosen). */
+  inputDisabled?: boolean
+  /** Whether a message sent while the agent runs is queued (builder) or must wait. */
+  canQueue?: boolean
+  modelPicker?: ReactNode
+  renderSecretRequest?: RenderSecretRequest
+  /** Accessible name of the chat section. */
+  label?: string
+}
+
+// Escape from anywhere in the chat interrupts, except inside popups that close on Escape.
+const ownsEscape = '[role="listbox"],[role="dialog"],[role="menu"],[aria-haspopup]'
+
+/** The centre of the builder (and of exploration): transcript, queued messages and the input. */
+export function ChatPanel({
+  state,
+  stagedMessages = [],
+  draft,
+  onDraftChange,
+  onSend,
+  onEscape,
+  onInterrupt,
+  onRetry,
+  notice,
+  placeholder,
+  workingText,
+  emptyState,
+  overlay,
+  inputDisabled,
+  canQueue,
+  modelPicker,
+  renderSecretRequest,
+  label = 'Chat',
+}: ChatPanelProps) {
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return
+    if (event.target instanceof Element && event.target.closest(ownsEscape)) return
+    onEscape()
+  }
+  return (
+    <section
+      aria-label={label}
+      onKeyDown={onKeyDown}
+      className="flex min-h-0 min-w-0 flex-1 flex-col bg-white"
+    >
+      {overlay ?? (
+        <ChatTranscript
+          state={state}
+          emptyState={emptyState}
+          workingText={workingText}
+          onRetry={onRetry}
+          renderSecretRequest={renderSecretRequest}
+        />
+      )}
+      <div className="mx-auto flex w-full max-w-3xl flex-col gap-2 px-4 pb-4">
+        {notice && (
+          <p role="alert" className="text-sm text-red-600">
+            {notice}
+          </p>
+        )}
+        <StagedMessages messages={stagedMessages} />
+        <ChatInput
+          value={draft}
+          onChange={onDraftChange}
+          onSubmit={onSend}
+          onEscape={onEscape}
+          placeholder={placeholder}
+          disabled={inputDisabled}
+          isRunning={state.isRunning}
+          canQueue={canQueue}
+          isInterrupting={state.isInterrupting}
+          onInterrupt={onInterrupt}
+          footer={
+            <>
+              {modelPicker}
+              <ContextUsageReadout usage={state.usage} />
+            </>
+          }
+        />
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,92 @@
+import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
+import { type BlockGroup, groupBlocks } from '@sprout/protocol/stream/group-blocks.ts'
+import { type ReactNode, useEffect, useMemo, useRef } from 'react'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { ChatErrorLine } from './chat-error-line.tsx'
+import { type RenderSecretRequest, TranscriptGroups } from './transcript-groups.tsx'
+import { useScrollFollow } from './use-scroll-follow.ts'
+
+// Groups per memoised slice: a delta re-renders one slice, whatever the conversation's length.
+const sliceSize = 40
+
+type ChatTranscriptProps = {
+  state: BlocksState
+  /** Shown while the conversation has no messages. */
+  emptyState: ReactNode
+  /** Shown while the agent runs but nothing of its answer streams yet. */
+  workingText: string
+  onRetry?: () => void
+  renderSecretRequest?: RenderSecretRequest
+}
+
+/** The chat's messages, grouped actions and last error, following new content at the bottom. */
+export function ChatTranscript({
+  state,
+  emptyState,
+  workingText,
+  onRetry,
+  renderSecretRequest,
+}: ChatTranscriptProps) {
+  const containerRef = useRef<HTMLDivElement>(null)
+  const contentRef = useRef<HTMLDivElement>(null)
+  const { scrollToBottom } = useScrollFollow(containerRef, contentRef)
+  // The user's own new message brings the view back to the bottom, wherever they had scrolled.
+  const lastBlock = state.blocks.at(-1)
+  const lastUserBlockId = lastBlock?.role === 'user' ? lastBlock.id : null
+  useEffect(() => {
+    if (lastUserBlockId) scrollToBottom()
+  }, [lastUserBlockId, scrollToBottom])
+
+  const groups = useMemo(
+    () => groupBlocks(state.blocks, state.isRunning),
+    [state.blocks, state.isRunning],
+  )
+  const slices = useMemo(() => sliceGroups(groups), [groups])
+  const last = groups.at(-1)
+  const showWorking =
+    state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isStreamingText(last)
+  const isEmpty = groups.length === 0 && !state.latestError && !state.isRunning
+
+  return (
+    <div
+      ref={containerRef}
+      data-testid="chat-transcript"
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain"
+    >
+      <div
+        ref={contentRef}
+        role="log"
+        aria-label="Messages"
+        className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6"
+      >
+        {isEmpty && emptyState}
+        {slices.map((slice) => (
+          <TranscriptGroups
+            key={slice[0]?.id}
+            groups={slice}
+            renderSecretRequest={renderSecretRequest}
+          />
+        ))}
+        {showWorking && (
+          <p className="flex items-center gap-2 text-sm text-zinc-500">
+            <Spinner className="size-4" />
+            {workingText}
+          </p>
+        )}
+        {state.latestError && <ChatErrorLine error={state.latestError} onRetry={onRetry} />}
+      </div>
+    </div>
+  )
+}
+
+function sliceGroups(groups: BlockGroup[]): BlockGroup[][] {
+  const slices: BlockGroup[][] = []
+  for (let start = 0; start < groups.length; start += sliceSize) {
+    slices.push(groups.slice(start, start + sliceSize))
+  }
+  return slices
+}
+
+function isStreamingText(group: BlockGroup | undefined): boolean {
+  return group?.kind === 'text' && group.block.role === 'assistant' && group.block.isStreaming
+}

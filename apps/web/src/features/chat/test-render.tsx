@@ -1,0 +1,42 @@
+import { act, type ReactNode } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true
+
+const mounted: { root: Root; container: HTMLElement }[] = []
+
+/** Renders into a fresh container in the document (for the chat's component tests). */
+export function render(element: ReactNode): HTMLElement {
+  const container = document.createElement('div')
+  document.body.append(container)
+  const root = createRoot(container)
+  act(() => root.render(element))
+  mounted.push({ root, container })
+  return container
+}
+
+export function cleanup(): void {
+  for (const { root, container } of mounted.splice(0)) {
+    act(() => root.unmount())
+    container.remove()
+  }
+}
+
+export function click(element: Element | null | undefined): void {
+  if (!element) throw new Error('Nothing to click')
+  act(() => {
+    element.dispatchEvent(new MouseEvent('click', { bubbles: true }))
+  })
+}
+
+/** The button whose text contains `text`. */
+export function buttonWithText(container: HTMLElement, text: string): HTMLButtonElement {
+  const button = [...container.querySelectorAll('button')].find((candidate) =>
+    candidate.textContent?.includes(text),
+  )
+  if (!button) throw new Error(`No button with the text ${text}`)
+  return button
+}

@@ -1,0 +1,259 @@
+import { INTERRUPT_DEBOUNCE_MS } from '@sprout/protocol/constants.ts'
+import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
+import { ApiError } from '../../lib/api-error.ts'
+import { createBlocksStore } from '../../lib/blocks-store.ts'
+import {
+  createStreamConnection,
+  type StreamConnection,
+  type StreamConnectionStatus,
+} from '../../lib/stream-connection.ts'
+import { openEventSourceStream } from '../../lib/stream-sources.ts'
+import { fetchStreamToken } from '../../lib/stream-token.ts'
+import {
+  cancelStagedMessage,
+  continueRun,
+  interruptRun,
+  listenUrl,
+  sendMessage,
+  stageMessage,
+} from './chat-api.ts'
+import { appendRestored } from './restore-draft.ts'
+
+/** undefined: not chosen yet (the workspace picks the newest); null: a new conversation. */
+export type ConversationSelection = string | null | undefined
+
+export type BuilderChat = {
+  state: BlocksState
+  /** The queued messages still shown (those handed back to the input are left out). */
+  stagedMessages: readonly StagedMessage[]
+  conversationId: ConversationSelection
+  connectionStatus: StreamConnectionStatus
+  /** Shows another conversation (null: a new one) from an empty view. */
+  select: (conversationId: string | null) => void
+  draft: string
+  setDraft: (draft: string) => void
+  /** A request that failed, e.g. a message that could not be sent (it is back in the input). */
+  notice: string | null
+  /**
+   * Sends, or queues the message while the agent runs. `fallbackModel` is tried when the server
+   * refuses `model` (400), e.g. a fixed model this installation has no key for.
+   */
+  send: (text: string, model: string, fallbackModel?: string) => void
+  /** Escape: takes queued messages back into the input, else interrupts the run. */
+  pressEscape: () => void
+  interrupt: () => void
+  retry: () => void
+}
+
+type Options = {
+  applicationId: string
+  /** After a message started a run or created a conversation (refresh the list). */
+  onMessageSent?: () => void
+}
+
+/**
+ * One builder chat (SPEC §4 "Agent run", "Stream connection"): a blocks store fed by the listen
+ * stream of the selected conversation, and the actions that send, stage, interrupt and retry.
+ */
+export function useBuilderChat({ applicationId, onMessageSent }: Options): BuilderChat {
+  const [store] = useState(() => createBlocksStore())
+  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState)
+  const [conversationId, setConversationId] = useState<ConversationSelection>(undefined)
+  const [connectionStatus, setConnectionStatus] = useState<StreamConnectionStatus>('closed')
+  const [draft, setDraft] = useState('')
+  const [notice, setNotice] = useState<string | null>(null)
+  const [withdrawn, setWithdrawn] = useState<ReadonlySet<string>>(() => new Set())
+  const connectionRef = useRef<StreamConnection | null>(null)
+  const selectedRef = useRef<ConversationSelection>(undefined)
+  selectedRef.current = conversationId
+  // Ids of messages this tab queued, and of those already handed back to the input.
+  const ownStaged = useRef(new Set<string>())
+  const handedBack = useRef(new Set<string>())
+  const lastInterruptAt = useRef(Number.NEGATIVE_INFINITY)
+
+  // A layout effect: the old stream closes in the same task as the switch, so none of its
+  // events can reach the store after it was cleared for the next conversation.
+  useLayoutEffect(() => {
+    if (!conversationId) return
+    const connection = createStreamConnection({
+      open: async (lastSeq, handlers) => {
+        const token = await fetchStreamToken()
+        const url = listenUrl(applicationId, conversationId, token, lastSeq)
+        return openEventSourceStream(url, handlers)
+      },
+      lastSeq: store.lastSeq,
+      onEnvelope: store.receive,
+      onStatus: setConnectionStatus,
+    })
+    connectionRef.current = connection
+    return () => {
+      connection.close()
+      connectionRef.current = null
+    }
+  }, [applicationId, conversationId, store])
+
+  const restoreToInput = useCallback((text: string) => {
+    setDraft((current) => appendRestored(current, text))
+  }, [])
+
+  const handBack = useCallback(
+    (message: StagedMessage) => {
+      if (handedBack.current.has(message.id)) return
+      handedBack.current.add(message.id)
+      setWithdrawn((current) => new Set(current).add(message.id))
+      restoreToInput(message.text)
+    },
+    [restoreToInput],
+  )
+
+  // The run ended with our queued messages unsent: they go back to the input (SPEC §4).
+  useEffect(() => {
+    if (state.failedMessages.length === 0) return
+    for (const message of state.failedMessages) {
+      if (ownStaged.current.has(message.id)) handBack(message)
+    }
+    store.dispatch({ type: 'local-clear-failed' })
+  }, [state.failedMessages, store, handBack])
+
+  const select = useCallback(
+    (next: string | null) => {
+      if (next === selectedRef.current) return
+      store.reset()
+      setWithdrawn(new Set())
+      setNotice(null)
+      setConversationId(next)
+    },
+    [store],
+  )
+
+  /** Drops what this tab showed ahead of the server and loads the conversation again. */
+  const resync = () => {
+    store.reset()
+    connectionRef.current?.reconnectNow()
+  }
+
+  const stage = async (text: string, targetId: string) => {
+    const id = crypto.randomUUID()
+    ownStaged.current.add(id)
+    store.dispatch({ type: 'local-stage', id, text })
+    setDraft('')
+    try {
+      const answer = await stageMessage(applicationId, {
+        message: text,
+        conversation_id: targetId,
+        client_id: id,
+      })
+      if (answer.status === 'unsent') handBack({ id, text })
+      else setWithdrawn((current) => new Set(current).add(id))
+    } catch {
+      handBack({ id, text })
+    }
+  }
+
+  const send = (text: string, model: string, fallbackModel?: string) => {
+    const targetId = conversationId ?? null
+    setNotice(null)
+    if (targetId && state.isRunning) {
+      void stage(text, targetId)
+      return
+    }
+    const clientId = crypto.randomUUID()
+    store.dispatch({ type: 'local-user-message', text, clientId })
+    setDraft('')
+    const post = (chosenModel: string) =>
+      sendMessage(applicationId, {
+        message: text,
+        model: chosenModel,
+        client_id: clientId,
+        ...(targetId ? { conversation_id: targetId } : {}),
+      })
+    void (async () => {
+      try {
+        const answer = await post(model).catch((error: unknown) => {
+          const refused = error instanceof ApiError && error.status === 400
+          if (refused && fallbackModel && fallbackModel !== model) return post(fallbackModel)
+          throw error
+        })
+        const returnedId = answer.conversation_id
+        if (returnedId && returnedId !== targetId && (selectedRef.current ?? null) === targetId) {
+          // A new conversation keeps the message already shown; its echo is then suppressed.
+          if (targetId === null) setConversationId(returnedId)
+          else select(returnedId)
+        }
+        onMessageSent?.()
+      } catch (error) {
+        if ((selectedRef.current ?? null) !== targetId) return
+        resync()
+        if (error instanceof ApiError && error.status === 409 && targetId) {
+          void stage(text, targetId)
+          return
+        }
+        restoreToInput(text)
+        setNotice(error instanceof Error ? error.message : String(error))
+      }
+    })()
+  }
+
+  const interrupt = () => {
+    if (!conversationId || !state.isRunning) return
+    const now = performance.now()
+    if (now - lastInterruptAt.current < INTERRUPT_DEBOUNCE_MS) return
+    lastInterruptAt.current = now
+    store.dispatch({ type: 'local-interrupt' })
+    interruptRun(applicationId, conversationId).catch((error: unknown) => {
+      setNotice(error instanceof Error ? error.message : String(error))
+    })
+  }
+
+  const stagedMessages = useMemo(
+    () => state.stagedMessages.filter((message) => !withdrawn.has(message.id)),
+    [state.stagedMessages, withdrawn],
+  )
+
+  const pressEscape = () => {
+    if (stagedMessages.length > 0) {
+      for (const message of stagedMessages) handedBack.current.add(message.id)
+      restoreToInput(stagedMessages.map((message) => message.text).join('\n\n'))
+      store.dispatch({ type: 'local-clear-staged' })
+      if (conversationId) {
+        for (const message of stagedMessages) {
+          cancelStagedMessage(applicationId, conversationId, message.id).catch(() => {})
+        }
+      }
+      return
+    }
+    interrupt()
+  }
+
+  const retry = () => {
+    if (!conversationId) return
+    setNotice(null)
+    continueRun(applicationId, conversationId).catch((error: unknown) => {
+      setNotice(error instanceof Error ? error.message : String(error))
+    })
+  }
+
+  return {
+    state,
+    stagedMessages,
+    conversationId,
+    connectionStatus,
+    select,
+    draft,
+    setDraft,
+    notice,
+    send,
+    pressEscape,
+    interrupt,
+    retry,
+  }
+}

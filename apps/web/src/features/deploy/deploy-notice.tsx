@@ -1,0 +1,81 @@
+import { createPortal } from 'react-dom'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { classNames } from '../../lib/class-names.ts'
+
+type DeployNoticeProps = {
+  kind: 'progress' | 'success' | 'failure'
+  message: string
+  onClose?: () => void
+}
+
+/** A toast in the corner; a failure keeps the build's output readable until it is closed. */
+export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
+  const [headline, ...details] = message.split('\n')
+  return createPortal(
+    <div
+      role={kind === 'failure' ? 'alert' : 'status'}
+      data-testid="deploy-notice"
+      className={classNames(
+        'fixed right-4 bottom-4 z-50 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
+        kind === 'failure' ? 'border-red-200' : 'border-zinc-200',
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className={classNames(
+          'mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full text-xs font-bold text-white',
+          kind === 'success' && 'bg-accent-600',
+          kind === 'failure' && 'bg-red-600',
+        )}
+      >
+        {kind === 'progress' ? (
+          <Spinner className="size-5" />
+        ) : (
+          <svg viewBox="0 0 20 20" aria-hidden="true" className="size-3.5">
+            <path
+              d={kind === 'success' ? 'm5.5 10.5 3 3 6-7' : 'M10 5.5v5.5m0 3v.01'}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        )}
+      </span>
+      <div className="min-w-0 flex-1">
+        <p
+          className={classNames(
+            'font-medium',
+            kind === 'failure' ? 'text-red-700' : 'text-zinc-900',
+          )}
+        >
+          {headline}
+        </p>
+        {details.length > 0 && (
+          <pre className="mt-2 max-h-48 overflow-auto rounded-lg bg-zinc-950 p-3 font-mono text-[11px] leading-relaxed whitespace-pre-wrap text-zinc-100">
+            {details.join('\n')}
+          </pre>
+        )}
+      </div>
+      {onClose && (
+        <button
+          type="button"
+          aria-label="Dismiss"
+          onClick={onClose}
+          className="-m-1 rounded-md p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+        >
+          <svg viewBox="0 0 20 20" aria-hidden="true" className="size-4">
+            <path
+              d="m6 6 8 8M14 6l-8 8"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              strokeLinecap="round"
+            />
+          </svg>
+        </button>
+      )}
+    </div>,
+    document.body,
+  )
+}

@@ -1,0 +1,35 @@
+import { Link } from '@tanstack/react-router'
+import { Button, buttonClasses } from '../../components/ui/button.tsx'
+
+type ExplorationHeaderProps = {
+  /** Opens home's create dialog with the idea; absent until there is an idea to build. */
+  onBuild?: () => void
+}
+
+/** SPEC §2 "Exploration": the header with a way back home and, once there is an idea, to build it. */
+export function ExplorationHeader({ onBuild }: ExplorationHeaderProps) {
+  return (
+    <header className="flex items-center gap-3 border-b border-zinc-200 bg-white px-4 py-3">
+      <Link to="/" className={buttonClasses('ghost', 'sm')} aria-label="Back">
+        <svg viewBox="0 0 20 20" aria-hidden="true" className="size-4">
+          <path
+            d="M12 5l-5 5 5 5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        Back
+      </Link>
+      <div className="min-w-0 flex-1">
+        <h1 className="truncate text-base font-semibold text-zinc-900">Exploration Mode</h1>
+        <p className="truncate text-sm text-zinc-500">Let's figure out what you want to build</p>
+      </div>
+      <Button size="sm" onClick={onBuild} disabled={!onBuild}>
+        Build this
+      </Button>
+    </header>
+  )
+}

@@ -1,0 +1,17 @@
+import type { Session } from '../../lib/session-query.ts'
+import { hasSelectedPersonal } from './personal-mode.ts'
+
+export type OrganizationSelection =
+  | { kind: 'organization'; externalOrganizationId: string }
+  | { kind: 'personal' }
+  | { kind: 'unselected' }
+
+/** SPEC §4: an active organization wins; otherwise the remembered personal choice; otherwise none. */
+export function readOrganizationSelection(session: Session): OrganizationSelection {
+  const activeOrganizationId = session.session.activeOrganizationId
+  if (activeOrganizationId) {
+    return { kind: 'organization', externalOrganizationId: activeOrganizationId }
+  }
+  if (hasSelectedPersonal(session.user.id)) return { kind: 'personal' }
+  return { kind: 'unselected' }
+}

@@ -1,0 +1,18 @@
+/** An organization as better-auth lists it, with Sprout's `isPersonal` field. */
+export type OrganizationSummary = {
+  id: string
+  name: string
+  slug: string
+  isPersonal?: boolean | null
+  createdAt: Date | string
+}
+
+/** The organization the user works in, as `useOrganization()` exposes it. */
+export type ResolvedOrganization = {
+  /** Sprout's internal id, sent as `Organization-ID`. */
+  organizationId: string
+  /** better-auth's organization id (the same value today; kept apart as SPEC §3 does). */
+  externalOrganizationId: string
+  isPersonal: boolean
+  name: string
+}

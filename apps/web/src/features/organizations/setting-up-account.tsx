@@ -1,0 +1,5 @@
+import { CenteredSpinner } from '../../components/ui/spinner.tsx'
+
+export function SettingUpAccount() {
+  return <CenteredSpinner label="Setting up your account..." />
+}

@@ -1,0 +1,105 @@
+import type { ReactNode } from 'react'
+import { iconButtonClasses } from '../../components/ui/icon-button.tsx'
+import { ExternalLinkIcon, GlobeIcon, KeyIcon, RefreshIcon } from '../../components/ui/icons.tsx'
+import { classNames } from '../../lib/class-names.ts'
+import { devboxHandOffPath } from '../../lib/devbox-hand-off.ts'
+
+const statusLabels = {
+  ready: 'Preview running',
+  starting: 'Preview starting',
+  failed: 'Preview failed',
+} as const
+
+type PreviewToolbarProps = {
+  previewUrl?: string
+  prodUrl?: string
+  status: keyof typeof statusLabels
+  canRefresh: boolean
+  onRefresh: () => void
+  actions?: ReactNode
+}
+
+export function PreviewToolbar({
+  previewUrl,
+  prodUrl,
+  status,
+  canRefresh,
+  onRefresh,
+  actions,
+}: PreviewToolbarProps) {
+  return (
+    <div
+      role="toolbar"
+      aria-label="Preview tools"
+      className="flex h-12 shrink-0 items-center gap-0.5 border-b border-zinc-200 bg-white px-2"
+    >
+      <span
+        role="img"
+        aria-label={statusLabels[status]}
+        title={statusLabels[status]}
+        className={classNames(
+          'mx-1.5 size-2 shrink-0 rounded-full',
+          status === 'ready' && 'bg-accent-500',
+          status === 'starting' && 'animate-pulse bg-amber-400',
+          status === 'failed' && 'bg-red-500',
+        )}
+      />
+      {prodUrl && (
+        <a
+          href={prodUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          title={prodUrl}
+          className="inline-flex h-7 items-center gap-1 rounded-lg bg-accent-50 px-2 text-xs font-medium text-accent-700 transition-colors hover:bg-accent-100"
+        >
+          <GlobeIcon className="size-3.5" />
+          Live
+        </a>
+      )}
+      <div className="ml-auto flex items-center gap-0.5">
+        <button
+          type="button"
+          aria-label="Refresh preview"
+          title="Refresh"
+          disabled={!canRefresh}
+          onClick={onRefresh}
+          className={iconButtonClasses}
+        >
+          <RefreshIcon />
+        </button>
+        {previewUrl ? (
+          <a
+            href={devboxHandOffPath(previewUrl)}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label="Open in new window"
+            title="Open in new window"
+            className={iconButtonClasses}
+          >
+            <ExternalLinkIcon />
+          </a>
+        ) : (
+          <button
+            type="button"
+            aria-label="Open in new window"
+            disabled
+            className={iconButtonClasses}
+          >
+            <ExternalLinkIcon />
+          </button>
+        )}
+        {/* The vault arrives with its own issue. */}
+        <button
+          type="button"
+          aria-label="Vault Secrets"
+          title="Coming soon"
+          disabled
+          className={iconButtonClasses}
+        >
+          <KeyIcon />
+        </button>
+        {actions}
+      </div>
+    </div>
+  )
+}

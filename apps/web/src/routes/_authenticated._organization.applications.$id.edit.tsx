@@ -1,0 +1,92 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { createFileRoute } from '@tanstack/react-router'
+import { useState } from 'react'
+import { PageContainer } from '../components/layout/page-container.tsx'
+import { Alert } from '../components/ui/alert.tsx'
+import { CenteredSpinner } from '../components/ui/spinner.tsx'
+import { useAdminStatus } from '../features/admin/use-admin-status.ts'
+import { ApplicationNotFound } from '../features/applications/application-not-found.tsx'
+import { applicationsQueryKey } from '../features/applications/application-queries.ts'
+import { useApplication } from '../features/applications/use-application.ts'
+import { useEditorReady } from '../features/applications/use-editor-ready.ts'
+import { ChatWorkspace } from '../features/chat/chat-workspace.tsx'
+import { DeployButton } from '../features/deploy/deploy-button.tsx'
+import { ModelSelector } from '../features/models/model-selector.tsx'
+import { useModels } from '../features/models/use-models.ts'
+import { useOrganization } from '../features/organizations/use-organization.ts'
+import { PreviewErrorsPlaceholder } from '../features/preview/preview-errors-placeholder.tsx'
+import { PreviewPane } from '../features/preview/preview-pane.tsx'
+import { useShowApplicationName } from '../hooks/use-application-name.ts'
+import { ApiError } from '../lib/api-error.ts'
+
+export const Route = createFileRoute('/_authenticated/_organization/applications/$id/edit')({
+  component: BuilderPage,
+})
+
+/**
+ * SPEC §2 Builder: one full-height row under the navbar — the chat workspace (conversation list
+ * and chat) on the left and in the centre, the preview pane on the right.
+ */
+function BuilderPage() {
+  const { id } = Route.useParams()
+  const organization = useOrganization()
+  const queryClient = useQueryClient()
+  const application = useApplication(organization.organizationId, id)
+  const readiness = useEditorReady(id, application.isSuccess)
+  const admin = useAdminStatus()
+  const models = useModels()
+  const [previewReloads, setPreviewReloads] = useState(0)
+  useShowApplicationName(application.data?.name)
+
+  if (application.isPending) return <CenteredSpinner label="Loading application..." />
+  if (application.isError) {
+    if (application.error instanceof ApiError && application.error.status === 404) {
+      return <ApplicationNotFound />
+    }
+    return (
+      <PageContainer>
+        <Alert>{application.error.message}</Alert>
+      </PageContainer>
+    )
+  }
+
+  const { data } = application
+  return (
+    // The navbar is 3.5rem and its 1px border; the row takes the rest of the window.
+    <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 overflow-hidden bg-white">
+      <ChatWorkspace
+        applicationId={data.id}
+        initialModel={data.model}
+        onRunFinished={() => setPreviewReloads((count) => count + 1)}
+        renderModelPicker={(picker) => (
+          <ModelSelector
+            models={models.data ?? []}
+            value={picker.value}
+            onChange={picker.onChange}
+            disabled={!models.data}
+            align="start"
+            placement="above"
+          />
+        )}
+      />
+      <PreviewPane
+        previewUrl={data.preview_url}
+        reloadSignal={previewReloads}
+        prodUrl={data.prod_url}
+        readiness={readiness.data}
+        actions={
+          admin.data?.isAdmin && (
+            <DeployButton
+              applicationId={data.id}
+              deployed={Boolean(data.prod_url)}
+              onDeployed={() =>
+                void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
+              }
+            />
+          )
+        }
+        footer={<PreviewErrorsPlaceholder />}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,55 @@
+import { createFileRoute, Link, redirect, useRouter } from '@tanstack/react-router'
+import { Alert } from '../components/ui/alert.tsx'
+import { AuthCard } from '../features/auth/auth-card.tsx'
+import { safeRedirectTarget } from '../features/auth/redirect-target.ts'
+import { SignInForm } from '../features/auth/sign-in-form.tsx'
+import { SESSION_EXPIRED_MESSAGE } from '../lib/api-error.ts'
+import { sessionQueryOptions } from '../lib/session-query.ts'
+
+type SignInSearch = { redirect?: string; expired?: boolean }
+
+export const Route = createFileRoute('/signin')({
+  validateSearch: (search: Record<string, unknown>): SignInSearch => ({
+    redirect: safeRedirectTarget(search.redirect),
+    expired: search.expired === true || search.expired === 'true' ? true : undefined,
+  }),
+  beforeLoad: async ({ context }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQueryOptions)
+    if (session) throw redirect({ to: '/' })
+  },
+  component: SignInPage,
+})
+
+function SignInPage() {
+  const { redirect: redirectTo, expired } = Route.useSearch()
+  const router = useRouter()
+  return (
+    <AuthCard
+      title="Sign in to Sprout"
+      subtitle="Welcome back. Pick up where you left off."
+      footer={
+        <>
+          Don't have an account?{' '}
+          <Link
+            to="/signup"
+            search={{ redirect: redirectTo }}
+            className="font-medium text-accent-700 hover:underline"
+          >
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      {expired && (
+        <div className="mb-4">
+          <Alert tone="info">{SESSION_EXPIRED_MESSAGE}</Alert>
+        </div>
+      )}
+      <SignInForm
+        onSignedIn={async () => {
+          await router.navigate({ href: redirectTo ?? '/' })
+        }}
+      />
+    </AuthCard>
+  )
+}

@@ -1,0 +1,221 @@
+// Dev boxes: create → editor-ready (warm pool), create → first preview HTML and entry module
+// through the proxy, cold provisioning, HMR latency through the proxy, deploy, proxy overhead.
+
+import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { parseConfig } from '../apps/server/src/config/config.ts'
+import { startServer } from '../apps/server/src/start-server.ts'
+import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
+import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
+import { milliseconds, quantile } from './lib/stats.ts'
+
+const creations = Number(process.env.BENCH_CREATIONS ?? 20)
+const agent = new http.Agent({ keepAlive: true })
+
+function get(port: number, host: string, pathname: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string; setCookie: string[] }>((resolve, reject) => {
+    const request = http.request(
+      { hostname: '127.0.0.1', port, path: pathname, agent, headers: { ...headers, host } },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            setCookie: response.headers['set-cookie'] ?? [],
+          }),
+        )
+      },
+    )
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+async function startBenchServer(dataDir: string, poolTarget: number) {
+  const port = await findFreePort()
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://localhost:${port}`,
+    DEVBOX_POOL_TARGET: String(poolTarget),
+    DEVBOX_CACHE_DIR: path.join(os.tmpdir(), 'sprout-devbox-test-cache'),
+    AUTH_RATE_LIMIT: '1000/60',
+  })
+  const server = await startServer(config, { serveWeb: false })
+  const base = `http://127.0.0.1:${port}`
+  const call = async (pathname: string, init: RequestInit & { token?: string } = {}) => {
+    const headers = new Headers(init.headers)
+    headers.set('origin', config.publicUrl)
+    if (init.body) headers.set('content-type', 'application/json')
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+    return fetch(`${base}${pathname}`, { ...init, headers })
+  }
+  return { server, port, call }
+}
+
+type BenchServer = Awaited<ReturnType<typeof startBenchServer>>
+
+async function signUp(bench: BenchServer, email: string) {
+  const response = await bench.call('/api/auth/sign-up/email', {
+    method: 'POST',
+    body: JSON.stringify({ email, password: 'correct-horse-battery', name: 'bench' }),
+  })
+  return response.headers.get('set-auth-token') ?? ''
+}
+
+async function createAndWait(bench: BenchServer, token: string) {
+  const started = performance.now()
+  const created = await bench.call('/api/applications', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ initial_prompt: 'benchmark app', model: 'demo' }),
+  })
+  const { id } = (await created.json()) as { id: string }
+  for (;;) {
+    const ready = await bench.call(`/api/applications/${id}/editor-ready`, { token })
+    const body = (await ready.json()) as { ready: boolean; error?: string }
+    if (body.error) throw new Error(body.error)
+    if (body.ready) break
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  const readyMs = performance.now() - started
+  const details = (await (await bench.call(`/api/applications/${id}`, { token })).json()) as {
+    preview_url: string
+  }
+  return {
+    id,
+    readyMs,
+    started,
+    previewHost: new URL(details.preview_url).host,
+    previewUrl: details.preview_url,
+  }
+}
+
+async function previewCookie(bench: BenchServer, token: string, previewUrl: string, host: string) {
+  const issued = await bench.call('/api/org/devbox-token', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ devbox_url: previewUrl }),
+  })
+  const { token: handOff } = (await issued.json()) as { token: string }
+  const exchanged = await get(bench.port, host, `/__sprout/auth/callback?token=${handOff}&return=/`)
+  return exchanged.setCookie[0]?.split(';')[0] ?? ''
+}
+
+async function waitForPool(bench: BenchServer) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const stats = bench.server.devboxes.pool.stats()
+    if ((stats.packs['vite-react']?.ready ?? 0) >= 1) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('the pool never filled')
+}
+
+export async function benchDevbox(): Promise<Record<string, string>> {
+  const figures: Record<string, string> = {}
+  const warmDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-devbox-'))
+  const warm = await startBenchServer(warmDir, 1)
+  try {
+    const token = await signUp(warm, 'warm@example.com')
+    const readyTimes: number[] = []
+    const previewTimes: number[] = []
+    let kept: Awaited<ReturnType<typeof createAndWait>> | undefined
+    for (let index = 0; index < creations; index++) {
+      await waitForPool(warm)
+      const created = await createAndWait(warm, token)
+      readyTimes.push(created.readyMs)
+      const cookie = await previewCookie(warm, token, created.previewUrl, created.previewHost)
+      const html = await get(warm.port, created.previewHost, '/', { cookie, accept: 'text/html' })
+      const entry = await get(warm.port, created.previewHost, '/src/main.tsx', { cookie })
+      if (html.status !== 200 || entry.status !== 200) throw new Error('preview did not answer')
+      previewTimes.push(performance.now() - created.started)
+      if (index === creations - 1) kept = created
+      else await warm.call(`/api/applications/${created.id}`, { method: 'DELETE', token })
+    }
+    figures[`create → editor-ready, warm pool (p50 / p95, n=${creations})`] =
+      `${milliseconds(quantile(readyTimes, 0.5))} / ${milliseconds(quantile(readyTimes, 0.95))}`
+    figures['create → preview HTML + entry module via proxy (p50 / p95)'] =
+      `${milliseconds(quantile(previewTimes, 0.5))} / ${milliseconds(quantile(previewTimes, 0.95))}`
+
+    if (!kept) throw new Error('no application kept')
+    const box = warm.server.devboxes.box(kept.id)
+    const direct = new URL(box?.devServer.url() ?? '')
+    const cookie = await previewCookie(warm, token, kept.previewUrl, kept.previewHost)
+
+    for (const [label, pathname, accept] of [
+      ['a cached module (/src/App.tsx)', '/src/App.tsx', '*/*'],
+      ['the page (/, transformed by Vite)', '/', 'text/html'],
+    ] as const) {
+      const proxied: number[] = []
+      const straight: number[] = []
+      for (let round = 0; round < 300; round++) {
+        let started = performance.now()
+        await get(warm.port, kept.previewHost, pathname, { cookie, accept })
+        proxied.push(performance.now() - started)
+        started = performance.now()
+        await get(Number(direct.port), direct.host, pathname, { accept })
+        straight.push(performance.now() - started)
+      }
+      const ratio = quantile(proxied, 0.5) / quantile(straight, 0.5)
+      figures[`preview request via proxy vs dev server directly, ${label} (median)`] =
+        `${quantile(proxied, 0.5).toFixed(2)} ms vs ${quantile(straight, 0.5).toFixed(2)} ms = ${ratio.toFixed(2)}×`
+    }
+
+    const updates: number[] = []
+    let waiting: ((at: number) => void) | undefined
+    const socket = await openWebSocket(warm.port, kept.previewHost, cookie, (text) => {
+      if (text.includes('"update"') || text.includes('"full-reload"')) waiting?.(performance.now())
+    })
+    for (let round = 0; round < 30; round++) {
+      const arrived = new Promise<number>((resolve) => {
+        waiting = resolve
+      })
+      const written = performance.now()
+      await box?.files.write(
+        'src/App.tsx',
+        `export function App() {\n  return <h1>Round ${round}</h1>\n}\n`,
+      )
+      const at = await Promise.race([
+        arrived,
+        new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 5000)),
+      ])
+      if (!Number.isNaN(at)) updates.push(at - written)
+      await new Promise((resolve) => setTimeout(resolve, 150))
+    }
+    socket.destroy()
+    figures[`file written → HMR update on the preview WebSocket (p50 / p95, n=${updates.length})`] =
+      `${quantile(updates, 0.5).toFixed(1)} ms / ${quantile(updates, 0.95).toFixed(1)} ms`
+
+    const deployStarted = performance.now()
+    const deployed = await warm.call(`/api/applications/${kept.id}/deploy`, {
+      method: 'POST',
+      token,
+    })
+    if (deployed.status !== 200) throw new Error(`deploy failed: ${await deployed.text()}`)
+    figures['deploy of the starter template'] = milliseconds(performance.now() - deployStarted)
+  } finally {
+    await warm.server.stop()
+    await rm(warmDir, { recursive: true, force: true })
+  }
+
+  const coldDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-cold-'))
+  const cold = await startBenchServer(coldDir, 0)
+  try {
+    const token = await signUp(cold, 'cold@example.com')
+    const coldTimes: number[] = []
+    for (let index = 0; index < 3; index++)
+      coldTimes.push((await createAndWait(cold, token)).readyMs)
+    figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
+      quantile(coldTimes, 0.5),
+    )
+  } finally {
+    await cold.server.stop()
+    await rm(coldDir, { recursive: true, force: true })
+  }
+  return figures
+}

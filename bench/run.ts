@@ -1,0 +1,26 @@
+// `npm run bench [name…]`: runs the benchmarks and prints their figures (copy them into
+// docs/performance.md with the date, the machine and the command).
+import os from 'node:os'
+import { benchChatListeners } from './chat-listeners.ts'
+import { benchChatStream } from './chat-stream.ts'
+import { benchDevbox } from './devbox.ts'
+import { benchOrganizationsThroughput } from './organizations-throughput.ts'
+import { benchStartup } from './startup.ts'
+
+const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
+  startup: benchStartup,
+  'organizations-throughput': benchOrganizationsThroughput,
+  devbox: benchDevbox,
+  'chat-stream': benchChatStream,
+  'chat-listeners': benchChatListeners,
+}
+
+const selected = process.argv.slice(2)
+console.log(
+  `# ${new Date().toISOString()} · ${os.cpus().length} × ${os.cpus()[0]?.model} · Node ${process.version}`,
+)
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (selected.length > 0 && !selected.includes(name)) continue
+  console.log(`\n## ${name}`)
+  for (const [figure, value] of Object.entries(await run())) console.log(`- ${figure}: ${value}`)
+}

@@ -1,0 +1,33 @@
+// `npm start` to healthy, cold (new DATA_DIR: creates the database) and warm; idle RSS.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
+
+export async function benchStartup(): Promise<Record<string, string>> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-start-'))
+  const environment = { DATA_DIR: dataDir, PORT: '3901', HOST: '127.0.0.1', SPROUT_SKIP_BUILD: '1' }
+  try {
+    const cold = await startServerProcess({ entry: 'scripts/start.ts', environment, port: 3901 })
+    await cold.stop()
+    const warmTimes: number[] = []
+    let idleRss = 0
+    for (let run = 0; run < 3; run++) {
+      const warm = await startServerProcess({ entry: 'scripts/start.ts', environment, port: 3901 })
+      warmTimes.push(warm.readyMs)
+      if (run === 2) {
+        await new Promise((resolve) => setTimeout(resolve, 3000))
+        idleRss = residentMemoryMiB(warm.child.pid ?? 0)
+      }
+      await warm.stop()
+    }
+    warmTimes.sort((a, b) => a - b)
+    return {
+      'start to healthy, cold (PGlite created)': `${Math.round(cold.readyMs)} ms`,
+      'start to healthy, warm (median of 3)': `${Math.round(warmTimes[1] ?? 0)} ms`,
+      'idle RSS after start (PGlite)': `${idleRss.toFixed(0)} MiB`,
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}

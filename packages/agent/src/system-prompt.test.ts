@@ -1,0 +1,21 @@
+import { expect, test } from 'vitest'
+import { buildSystemPrompt } from './system-prompt.ts'
+
+test('the system prompt carries the working rules of the vite-react template', () => {
+  const prompt = buildSystemPrompt({
+    appName: 'Recipe Box',
+    today: new Date('2026-11-22T09:00:00Z'),
+  })
+  expect(prompt).toContain('one app called "Recipe Box"')
+  expect(prompt).toContain('Today is 2026-11-22.')
+  for (const rule of [
+    'Never start, stop or restart it',
+    'Read before you edit',
+    'Prefer str_replace',
+    'todos tool',
+    'npm run build',
+    'Be concise',
+  ]) {
+    expect(prompt).toContain(rule)
+  }
+})

@@ -1,0 +1,36 @@
+import type { ToolName } from '@sprout/protocol/tool-formats/tool-names.ts'
+import type { Tool } from 'ai'
+import { createAddRandomTool } from './add-random.ts'
+import { createDeleteFileTool } from './delete-file.ts'
+import { createGetTimeTool } from './get-time.ts'
+import { createListFilesTool } from './list-files.ts'
+import { createRollDiceTool } from './roll-dice.ts'
+import { createSearchTool } from './search.ts'
+import { createShellExecTool } from './shell-exec.ts'
+import { createStrReplaceTool } from './str-replace.ts'
+import { createTodosTool } from './todos.ts'
+import type { ToolContext } from './tool-context.ts'
+import { createViewFileTool } from './view-file.ts'
+import { createWebSearchTool, isWebSearchConfigured } from './web-search.ts'
+import { createWriteFileTool } from './write-file.ts'
+
+/** Every tool of SPEC §3 "Tool names" that the agent runs itself; web_search only when configured. */
+export function createAgentTools(context: ToolContext) {
+  const tools = {
+    write_file: createWriteFileTool(context),
+    view_file: createViewFileTool(context),
+    str_replace: createStrReplaceTool(context),
+    delete_file: createDeleteFileTool(context),
+    list_files: createListFilesTool(context),
+    search: createSearchTool(context),
+    shell_exec: createShellExecTool(context),
+    todos: createTodosTool(context),
+    add_random: createAddRandomTool(context),
+    get_time: createGetTimeTool(context),
+    roll_dice: createRollDiceTool(context),
+  } satisfies Partial<Record<ToolName, Tool>>
+  if (!isWebSearchConfigured(context.webSearch)) return tools
+  return { ...tools, web_search: createWebSearchTool(context) }
+}
+
+export type AgentTools = ReturnType<typeof createAgentTools>

@@ -1,0 +1,24 @@
+import { applications } from './schema/applications.ts'
+import * as auth from './schema/auth.ts'
+import { conversationEvents } from './schema/conversation-events.ts'
+import { conversations } from './schema/conversations.ts'
+import { deploys } from './schema/deploys.ts'
+import { devboxAuthTokens } from './schema/devbox-auth-tokens.ts'
+import { devboxes } from './schema/devboxes.ts'
+import { messages } from './schema/messages.ts'
+import { runs } from './schema/runs.ts'
+import { stagedMessages } from './schema/staged-messages.ts'
+
+/** Every table Drizzle knows; product tables are added here, one file per entity in schema/. */
+export const schema = {
+  ...auth,
+  applications,
+  devboxes,
+  deploys,
+  devboxAuthTokens,
+  conversations,
+  messages,
+  conversationEvents,
+  runs,
+  stagedMessages,
+}

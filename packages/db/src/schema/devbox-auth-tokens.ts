@@ -1,0 +1,16 @@
+import { pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { applications } from './applications.ts'
+import { user } from './auth.ts'
+
+/** Single-use hand-off tokens for the preview origin; only their SHA-256 is stored. */
+export const devboxAuthTokens = pgTable('devbox_auth_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  applicationId: text('application_id')
+    .notNull()
+    .references(() => applications.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+})

@@ -1,0 +1,108 @@
+import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
+import path from 'node:path'
+import { copyBuildOutput } from './copy-build-output.ts'
+import { createDeployId, deployIdPattern, isValidAppId } from './deploy-id.ts'
+import type { Devbox } from './devbox-driver.ts'
+
+const defaultKeptDeploys = 5
+const keptOutputCharacters = 4000
+
+export type DeployResult = {
+  deployId: string
+  /** The folder now served as `{deploysDir}/{appId}/current`. */
+  directory: string
+  output: string
+  durationMs: number
+}
+
+/** A build that failed or timed out; `message` ends with the tail of the build output. */
+export class DeployBuildError extends Error {
+  override name = 'DeployBuildError'
+  readonly output: string
+
+  constructor(message: string, output: string) {
+    super(message)
+    this.output = output
+  }
+}
+
+/**
+ * Runs `npm run build` in the box, copies `dist/` to `{deploysDir}/{appId}/{deployId}` and then
+ * switches the `current` link by renaming a new link over it, so requests see either the whole
+ * previous deploy or the whole new one. A failed build leaves `current` untouched.
+ */
+export async function buildDeploy(input: {
+  box: Devbox
+  deploysDir: string
+  appId: string
+  timeoutSeconds: number
+  signal?: AbortSignal
+  onOutput?: (chunk: string) => void
+  /** Older deploy folders kept besides the current one. */
+  keep?: number
+}): Promise<DeployResult> {
+  if (!isValidAppId(input.appId)) throw new Error(`Invalid app id ${JSON.stringify(input.appId)}`)
+  const startedAt = Date.now()
+  const build = await input.box.exec('npm run build', {
+    timeoutSeconds: input.timeoutSeconds,
+    signal: input.signal,
+    onOutput: input.onOutput,
+  })
+  const tail = build.output.slice(-keptOutputCharacters)
+  if (build.timedOut) {
+    throw new DeployBuildError(
+      `The build did not finish within ${input.timeoutSeconds} s:\n${tail}`,
+      build.output,
+    )
+  }
+  if (build.aborted) throw new DeployBuildError('The build was cancelled', build.output)
+  if (build.exitCode !== 0) {
+    throw new DeployBuildError(
+      `The build failed (exit code ${build.exitCode}):\n${tail}`,
+      build.output,
+    )
+  }
+
+  const distDirectory = path.join(input.box.workspacePath, 'dist')
+  const distStats = await lstat(distDirectory).catch(() => undefined)
+  if (!distStats?.isDirectory()) {
+    throw new DeployBuildError('The build succeeded but wrote no dist/ folder', build.output)
+  }
+  const appDirectory = path.join(input.deploysDir, input.appId)
+  const deployId = createDeployId()
+  const staging = path.join(appDirectory, `.staging-${deployId}`)
+  const directory = path.join(appDirectory, deployId)
+  await mkdir(appDirectory, { recursive: true })
+  try {
+    await copyBuildOutput(distDirectory, staging)
+    await rename(staging, directory)
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    throw error
+  }
+  const newLink = path.join(appDirectory, `.current-${deployId}`)
+  await symlink(deployId, newLink)
+  await rename(newLink, path.join(appDirectory, 'current'))
+  await pruneDeploys(appDirectory, deployId, input.keep ?? defaultKeptDeploys)
+  return { deployId, directory, output: build.output, durationMs: Date.now() - startedAt }
+}
+
+/** The deploy id `current` points at, if any. */
+export async function currentDeployId(
+  deploysDir: string,
+  appId: string,
+): Promise<string | undefined> {
+  if (!isValidAppId(appId)) return undefined
+  const target = await readlink(path.join(deploysDir, appId, 'current')).catch(() => undefined)
+  return target && deployIdPattern.test(target) ? target : undefined
+}
+
+async function pruneDeploys(appDirectory: string, currentId: string, keep: number) {
+  const deployIds = (await readdir(appDirectory))
+    .filter((name) => deployIdPattern.test(name) && name !== currentId)
+    .sort()
+  const stale = deployIds.slice(0, Math.max(0, deployIds.length - keep))
+  await Promise.all(
+    stale.map((name) => rm(path.join(appDirectory, name), { recursive: true, force: true })),
+  )
+}

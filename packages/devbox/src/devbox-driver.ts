@@ -1,0 +1,99 @@
+/** A dev box: a workspace with an app's source and its running dev server (DESIGN §6). */
+
+export type PackType = 'vite-react'
+
+export type ExecOptions = {
+  /** Seconds; the whole process tree is killed when it runs out. */
+  timeoutSeconds: number
+  env?: Record<string, string>
+  /** Working directory relative to the workspace root. */
+  cwd?: string
+  signal?: AbortSignal
+  /** Called with each piece of output as it arrives (stdout and stderr interleaved). */
+  onOutput?: (chunk: string) => void
+  /** Bytes of output kept (default 64 KiB); the rest is dropped and `truncated` set. */
+  outputLimitBytes?: number
+}
+
+export type ExecResult = {
+  exitCode: number | null
+  output: string
+  truncated: boolean
+  timedOut: boolean
+  aborted: boolean
+  durationMs: number
+}
+
+/** `path` is relative to the workspace root, with `/` separators. */
+export type FileEntry = { path: string; type: 'file' | 'directory'; size: number }
+
+export type SearchMatch = { path: string; line: number; text: string }
+
+export type SearchOptions = {
+  pattern: string
+  path?: string
+  fileType?: string
+  maxMatches?: number
+}
+
+export type DevServerStatus = 'stopped' | 'starting' | 'running' | 'crashed'
+
+/** File operations confined to the workspace: anything resolving outside it is refused. */
+export type WorkspaceFiles = {
+  read: (relativePath: string) => Promise<string>
+  write: (relativePath: string, content: string) => Promise<void>
+  delete: (relativePath: string) => Promise<void>
+  list: (relativePath?: string, options?: { recursive?: boolean }) => Promise<FileEntry[]>
+  search: (options: SearchOptions) => Promise<SearchMatch[]>
+}
+
+export type Devbox = {
+  id: string
+  packType: PackType
+  /** Absolute path of the workspace folder (a git repository). */
+  workspacePath: string
+  files: WorkspaceFiles
+  exec: (command: string, options: ExecOptions) => Promise<ExecResult>
+  devServer: {
+    start: () => Promise<void>
+    stop: () => Promise<void>
+    status: () => DevServerStatus
+    /** `http://127.0.0.1:{port}` while running. */
+    url: () => string | undefined
+    restarts: () => number
+    /** The dev server's latest output (stdout and stderr), e.g. to show a failed start. */
+    logs?: () => string
+  }
+  /** Commits every change in the workspace; returns the commit id, or undefined when clean. */
+  checkpoint: (message: string) => Promise<string | undefined>
+}
+
+export type DevboxDriver = {
+  /** Creates a workspace from templates/{packType}, installs dependencies, starts its dev server. */
+  provision: (packType: PackType, options?: { id?: string }) => Promise<Devbox>
+  /** Re-attaches to an existing workspace after a restart (dev server started again). */
+  open: (id: string, packType: PackType) => Promise<Devbox>
+  destroy: (id: string) => Promise<void>
+  /** Stops every dev server this driver started (server shutdown). */
+  shutdown: () => Promise<void>
+}
+
+export type WorkspacePathErrorCode =
+  | 'refused'
+  | 'outside-workspace'
+  | 'symbolic-link'
+  | 'not-found'
+  | 'not-a-file'
+  | 'not-a-directory'
+  | 'too-large'
+
+/** Thrown for a path outside the workspace or otherwise refused; its message is shown to users. */
+export class WorkspacePathError extends Error {
+  override name = 'WorkspacePathError'
+  readonly code: WorkspacePathErrorCode
+
+  constructor(message: string, code: WorkspacePathErrorCode = 'refused') {
+    super(message)
+    this.code = code
+  }
+}

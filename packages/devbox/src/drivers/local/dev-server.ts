@@ -1,0 +1,194 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Devbox, DevServerStatus } from '../../devbox-driver.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import { boxEnvironment } from './box-environment.ts'
+import { findFreePort, isPortFree } from './free-port.ts'
+import { killProcessGroup, signalProcessGroup } from './process-group.ts'
+import type { Sandbox } from './sandbox.ts'
+
+const startTimeoutMs = 60_000
+const maxStartAttempts = 3
+const stopGraceMs = 2000
+const restartBaseDelayMs = 500
+const restartMaxDelayMs = 10_000
+/** A server that ran this long before dying is restarted quickly again. */
+const stableRunMs = 30_000
+const keptLogCharacters = 64 * 1024
+
+export type DevServer = Devbox['devServer'] & {
+  logs: () => string
+  /** Process group id of the running server. */
+  processGroupId: () => number | undefined
+}
+
+/**
+ * Runs `npm run dev` in the workspace (in the sandbox) on a free port. An unexpected exit is
+ * answered with a restart after a growing delay; each one is counted in `restarts()`.
+ */
+export function createDevServer(input: {
+  boxId: string
+  workspacePath: string
+  sandbox: Sandbox
+  logger: DevboxLogger
+  env?: Record<string, string>
+}): DevServer {
+  let status: DevServerStatus = 'stopped'
+  let wanted: 'running' | 'stopped' = 'stopped'
+  let port: number | undefined
+  let child: ChildProcess | undefined
+  let starting: Promise<void> | undefined
+  let restartTimer: NodeJS.Timeout | undefined
+  let restarts = 0
+  let consecutiveCrashes = 0
+  let runningSince = 0
+  let logs = ''
+
+  // A function, not a comparison, because `stop()` may change `wanted` while launch awaits.
+  const stopRequested = () => wanted === 'stopped'
+  const appendLog = (text: string) => {
+    logs = (logs + text).slice(-keptLogCharacters)
+  }
+
+  const launch = async (attempt = 1): Promise<void> => {
+    status = 'starting'
+    port = port !== undefined && (await isPortFree(port)) ? port : await findFreePort()
+    if (stopRequested()) {
+      status = 'stopped'
+      return
+    }
+    const environment = boxEnvironment(input.workspacePath, { ...input.env, PORT: String(port) })
+    const [command, ...args] = input.sandbox.commandFor({
+      workspacePath: input.workspacePath,
+      cwd: input.workspacePath,
+      script: 'exec npm run dev',
+      path: environment.PATH ?? '',
+    })
+    if (!command) throw new Error('The sandbox produced no command')
+    const serverProcess = spawn(command, args, {
+      cwd: input.workspacePath,
+      env: environment,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child = serverProcess
+    serverProcess.stdout?.setEncoding('utf8').on('data', appendLog)
+    serverProcess.stderr?.setEncoding('utf8').on('data', appendLog)
+    serverProcess.on('error', (error) => {
+      appendLog(`\n${error.message}\n`)
+      if (child === serverProcess) child = undefined
+    })
+    serverProcess.on('exit', (code, signal) => onExit(serverProcess, code, signal))
+
+    const url = `http://127.0.0.1:${port}`
+    const deadline = Date.now() + startTimeoutMs
+    while (child === serverProcess && !stopRequested()) {
+      if (await answers(url)) {
+        status = 'running'
+        runningSince = Date.now()
+        return
+      }
+      if (Date.now() > deadline) {
+        if (serverProcess.pid !== undefined) await killProcessGroup(serverProcess.pid, stopGraceMs)
+        break
+      }
+      await delay(100)
+    }
+    if (stopRequested()) return
+    // Another process took the port between choosing it and the server binding it.
+    if (attempt < maxStartAttempts && !(await isPortFree(port))) {
+      port = undefined
+      return launch(attempt + 1)
+    }
+    throw new Error(`The dev server of box ${input.boxId} did not start:\n${logs.slice(-2000)}`)
+  }
+
+  const onExit = (exited: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
+    if (child !== exited) return
+    child = undefined
+    // Whatever the server left behind in its group goes with it.
+    if (exited.pid !== undefined) signalProcessGroup(exited.pid, 'SIGKILL')
+    if (wanted === 'stopped') {
+      status = 'stopped'
+      return
+    }
+    const wasRunning = status === 'running'
+    status = 'crashed'
+    if (wasRunning) {
+      input.logger.warn('Dev server exited unexpectedly; restarting it', {
+        boxId: input.boxId,
+        code,
+        signal,
+      })
+      scheduleRestart()
+    }
+  }
+
+  const scheduleRestart = () => {
+    if (wanted !== 'running' || restartTimer) return
+    if (runningSince && Date.now() - runningSince > stableRunMs) consecutiveCrashes = 0
+    const waitMs = Math.min(restartBaseDelayMs * 2 ** consecutiveCrashes, restartMaxDelayMs)
+    consecutiveCrashes += 1
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined
+      if (wanted !== 'running') return
+      restarts += 1
+      starting = launch()
+      starting.catch((error: Error) => {
+        status = 'crashed'
+        input.logger.warn('Dev server restart failed', { boxId: input.boxId, error: error.message })
+        scheduleRestart()
+      })
+    }, waitMs)
+    restartTimer.unref()
+  }
+
+  return {
+    start: async () => {
+      wanted = 'running'
+      if (status === 'running') return
+      if (status === 'starting' && starting) return starting
+      if (restartTimer) {
+        clearTimeout(restartTimer)
+        restartTimer = undefined
+      }
+      starting = launch()
+      try {
+        await starting
+      } catch (error) {
+        status = 'crashed'
+        scheduleRestart()
+        throw error
+      }
+    },
+    stop: async () => {
+      wanted = 'stopped'
+      if (restartTimer) clearTimeout(restartTimer)
+      restartTimer = undefined
+      const running = child
+      if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
+        const exited = new Promise((resolve) => running.once('exit', resolve))
+        await killProcessGroup(running.pid, stopGraceMs)
+        await exited
+      }
+      child = undefined
+      status = 'stopped'
+    },
+    status: () => status,
+    url: () =>
+      status === 'running' && port !== undefined ? `http://127.0.0.1:${port}` : undefined,
+    restarts: () => restarts,
+    logs: () => logs,
+    processGroupId: () => child?.pid,
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    await response.body?.cancel()
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildDeploy } from '../../deploy.ts'
+import { silentLogger } from '../../logger.ts'
+import { resolveDeployFile } from '../../resolve-deploy-file.ts'
+import {
+  answersHttp,
+  createFakeTemplates,
+  hasBubblewrap,
+  templatesDir,
+  testCacheDir,
+  waitFor,
+} from '../../testing/devbox-test-support.ts'
+import { createLocalDriver, type LocalDevbox, type LocalDriver } from './local-driver.ts'
+import { isProcessGroupAlive } from './process-group.ts'
+
+describe('local driver with the vite-react template', () => {
+  let rootDir: string
+  let driver: LocalDriver
+  let reopened: LocalDriver
+  let box: LocalDevbox
+
+  const createDriver = () =>
+    createLocalDriver({ rootDir, templatesDir, cacheDir: testCacheDir, logger: silentLogger })
+
+  beforeAll(async () => {
+    rootDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-driver-'))
+    driver = createDriver()
+    reopened = createDriver()
+    box = await driver.provision('vite-react')
+  }, 120_000)
+
+  afterAll(async () => {
+    await driver.shutdown()
+    await reopened.shutdown()
+    await rm(rootDir, { recursive: true, force: true })
+  })
+
+  it('runs sandboxed when bubblewrap is available', () => {
+    expect(driver.sandboxed).toBe(hasBubblewrap)
+  })
+
+  it('provisions a git workspace whose dev server serves the starter page', async () => {
+    expect(box.workspacePath).toBe(path.join(await realpath(rootDir), 'workspaces', box.id))
+    expect(box.devServer.status()).toBe('running')
+    const url = box.devServer.url()
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    const page = await fetch(`${url}/`, { headers: { host: 'my-app.preview.localhost:3000' } })
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain('<title>My Sprout App</title>')
+    expect(html).toContain('<div id="root"></div>')
+    const app = await (await fetch(`${url}/src/App.tsx`)).text()
+    expect(app).toContain('Your app starts here.')
+
+    const log = await box.exec('git log --format="%an <%ae> %s"', { timeoutSeconds: 10 })
+    expect(log.output.trim()).toBe('Sprout <sprout@localhost> Start from the vite-react template')
+    expect(existsSync(path.join(box.workspacePath, 'node_modules/vite/package.json'))).toBe(true)
+  })
+
+  it('provisions another box from the warm cache in well under 15 seconds', async () => {
+    const startedAt = Date.now()
+    const second = await driver.provision('vite-react', { id: 'second-box' })
+    const durationMs = Date.now() - startedAt
+    expect(durationMs).toBeLessThan(15_000)
+    expect(second.devServer.url()).not.toBe(box.devServer.url())
+    expect(await answersHttp(second.devServer.url())).toBe(true)
+    await driver.destroy('second-box')
+  }, 30_000)
+
+  it('commits changes at a checkpoint and nothing when the workspace is clean', async () => {
+    expect(await box.checkpoint('Nothing changed')).toBeUndefined()
+    await box.files.write('src/greeting.ts', "export const greeting = 'hello'\n")
+    const commitId = await box.checkpoint('Add a greeting')
+    expect(commitId).toMatch(/^[0-9a-f]{40}$/)
+    const log = await box.exec('git log -1 --format="%H %s" && git status --porcelain', {
+      timeoutSeconds: 10,
+    })
+    expect(log.output.trim()).toBe(`${commitId} Add a greeting`)
+  })
+
+  it('builds and deploys the starter app', async () => {
+    const deploysDir = path.join(rootDir, 'deploys')
+    const result = await buildDeploy({ box, deploysDir, appId: 'starter', timeoutSeconds: 60 })
+    expect(result.output).toContain('vite build')
+    const indexFile = await resolveDeployFile(deploysDir, 'starter', '/')
+    const html = await readFile(indexFile ?? '', 'utf8')
+    expect(html).toContain('<title>My Sprout App</title>')
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? ''
+    const bundle = await readFile(
+      (await resolveDeployFile(deploysDir, 'starter', script)) ?? '',
+      'utf8',
+    )
+    expect(bundle).toContain('Your app starts here.')
+  }, 70_000)
+
+  it('restarts a dev server that died and counts the restart', async () => {
+    const groupId = box.devServer.processGroupId()
+    expect(groupId).toBeDefined()
+    process.kill(-(groupId ?? 0), 'SIGKILL')
+    await waitFor(() => box.devServer.status() !== 'running')
+    await waitFor(() => box.devServer.status() === 'running', 30_000)
+    expect(box.devServer.restarts()).toBe(1)
+    expect(await answersHttp(box.devServer.url())).toBe(true)
+  }, 40_000)
+
+  it('reopens a box after a server restart with its workspace intact', async () => {
+    const oldUrl = box.devServer.url()
+    const oldGroupId = box.devServer.processGroupId() ?? 0
+    await driver.shutdown()
+    expect(box.devServer.status()).toBe('stopped')
+    expect(isProcessGroupAlive(oldGroupId)).toBe(false)
+    expect(await answersHttp(oldUrl)).toBe(false)
+
+    const again = await reopened.open(box.id, 'vite-react')
+    expect(again.devServer.status()).toBe('running')
+    expect(await answersHttp(again.devServer.url())).toBe(true)
+    expect(await again.files.read('src/greeting.ts')).toContain('hello')
+    box = again
+  }, 40_000)
+
+  it('destroys a box: workspace removed, processes gone', async () => {
+    const groupId = box.devServer.processGroupId() ?? 0
+    const url = box.devServer.url()
+    await reopened.destroy(box.id)
+    expect(existsSync(box.workspacePath)).toBe(false)
+    expect(isProcessGroupAlive(groupId)).toBe(false)
+    expect(await answersHttp(url)).toBe(false)
+    const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    expect(processes).not.toContain(box.workspacePath)
+    await expect(reopened.open(box.id, 'vite-react')).rejects.toThrow(/has no workspace/)
+  })
+})
+
+describe('local driver without a sandbox (DEVBOX_SANDBOX=off)', () => {
+  it('provisions, runs commands with a minimal environment and destroys', async () => {
+    const baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-plain-'))
+    const warnings: string[] = []
+    const driver = createLocalDriver({
+      rootDir: path.join(baseDirectory, 'root'),
+      templatesDir: await createFakeTemplates(path.join(baseDirectory, 'templates')),
+      cacheDir: testCacheDir,
+      sandbox: 'off',
+      logger: { ...silentLogger, warn: (message) => warnings.push(message) },
+    })
+    try {
+      expect(driver.sandboxed).toBe(false)
+      expect(warnings).toEqual([expect.stringContaining('sandbox is off')])
+      const box = await driver.provision('vite-react')
+      expect(await (await fetch(box.devServer.url() ?? '')).text()).toBe('fake dev server')
+      process.env.SPROUT_TEST_PRODUCT_SECRET = 'do-not-leak'
+      const result = await box.exec(
+        'echo "[$SPROUT_TEST_PRODUCT_SECRET]" && git log --oneline | wc -l',
+        {
+          timeoutSeconds: 10,
+        },
+      )
+      delete process.env.SPROUT_TEST_PRODUCT_SECRET
+      expect(result.output).toBe('[]\n1\n')
+      const groupId = box.devServer.processGroupId() ?? 0
+      await driver.destroy(box.id)
+      expect(existsSync(box.workspacePath)).toBe(false)
+      expect(isProcessGroupAlive(groupId)).toBe(false)
+    } finally {
+      await driver.shutdown()
+      await rm(baseDirectory, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { copyFile, cp, mkdir, realpath, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
+import { type DevboxLogger, silentLogger } from '../../logger.ts'
+import { boxEnvironment } from './box-environment.ts'
+import { createBoxExec } from './box-exec.ts'
+import { checkpointWorkspace } from './checkpoint.ts'
+import { createDependencyCache } from './dependency-cache.ts'
+import { createDevServer, type DevServer } from './dev-server.ts'
+import { createSandbox, type SandboxMode } from './sandbox.ts'
+import { createWorkspaceFiles } from './workspace-files.ts'
+
+const runFile = promisify(execFile)
+const boxIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/
+/** Template entries never copied into a workspace: they are installed or generated there. */
+const templateSkips = new Set(['node_modules', 'dist', '.git'])
+
+export type LocalDriverOptions = {
+  /** Holds `workspaces/{id}` and, unless `cacheDir` is given, `cache/{packType}`. */
+  rootDir: string
+  /** Holds one starter app per pack type, e.g. `templates/vite-react`. */
+  templatesDir: string
+  logger?: DevboxLogger
+  /** `auto` uses bubblewrap when it works here; `off` runs plain processes (DEVBOX_SANDBOX=off). */
+  sandbox?: SandboxMode
+  /** More paths sandboxed commands must not see, e.g. the product's DATA_DIR. */
+  hiddenPaths?: string[]
+  /** Where prepared node_modules are kept; defaults to `{rootDir}/cache`. */
+  cacheDir?: string
+  /** Extra environment for dev servers, e.g. HMR_CLIENT_PORT. */
+  devServerEnv?: Record<string, string>
+}
+
+export type LocalDevbox = Devbox & { devServer: DevServer }
+
+export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
+  provision: (packType: PackType, options?: { id?: string }) => Promise<LocalDevbox>
+  open: (id: string, packType: PackType) => Promise<LocalDevbox>
+  /** True when commands and dev servers run under bubblewrap. */
+  sandboxed: boolean
+}
+
+type AttachedBox = { box: LocalDevbox; stopAll: AbortController }
+
+/** Dev boxes as folders on this machine, each with a dev-server process (DESIGN §6). */
+export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
+  const logger = options.logger ?? silentLogger
+  const rootDir = path.resolve(options.rootDir)
+  const workspacesDir = path.join(rootDir, 'workspaces')
+  // Made before the sandbox is set up: only existing folders can be hidden from app code.
+  mkdirSync(workspacesDir, { recursive: true })
+  const sandbox = createSandbox({
+    mode: options.sandbox ?? 'auto',
+    hiddenPaths: [rootDir, ...(options.hiddenPaths ?? [])],
+    logger,
+  })
+  const cache = createDependencyCache({
+    cacheDir: options.cacheDir ?? path.join(rootDir, 'cache'),
+    logger,
+  })
+  const attached = new Map<string, AttachedBox>()
+
+  const workspacePathOf = (id: string) => {
+    if (!boxIdPattern.test(id)) {
+      throw new Error(
+        `Invalid dev box id ${JSON.stringify(id)}: use lowercase letters, digits and dashes`,
+      )
+    }
+    return path.join(workspacesDir, id)
+  }
+  const templateDirectoryOf = (packType: PackType) => {
+    const directory = path.resolve(options.templatesDir, packType)
+    if (!/^[a-z0-9-]+$/.test(packType) || !existsSync(path.join(directory, 'package.json'))) {
+      throw new Error(
+        `No template for pack type ${JSON.stringify(packType)} in ${options.templatesDir}`,
+      )
+    }
+    return directory
+  }
+
+  const attach = async (id: string, packType: PackType): Promise<AttachedBox> => {
+    const workspacePath = await realpath(workspacePathOf(id))
+    const stopAll = new AbortController()
+    const exec = createBoxExec({ workspacePath, sandbox, stopAll: stopAll.signal })
+    const box: LocalDevbox = {
+      id,
+      packType,
+      workspacePath,
+      files: createWorkspaceFiles(workspacePath),
+      exec,
+      devServer: createDevServer({
+        boxId: id,
+        workspacePath,
+        sandbox,
+        logger,
+        env: options.devServerEnv,
+      }),
+      checkpoint: (message) => checkpointWorkspace(exec, message),
+    }
+    const entry = { box, stopAll }
+    attached.set(id, entry)
+    return entry
+  }
+
+  const detach = async (id: string) => {
+    const entry = attached.get(id)
+    if (!entry) return
+    attached.delete(id)
+    entry.stopAll.abort()
+    await entry.box.devServer.stop()
+  }
+
+  const destroy = async (id: string) => {
+    const workspacePath = workspacePathOf(id)
+    await detach(id)
+    await rm(workspacePath, { recursive: true, force: true, maxRetries: 3 })
+  }
+
+  return {
+    sandboxed: sandbox.enabled,
+
+    provision: async (packType, provisionOptions = {}) => {
+      const startedAt = Date.now()
+      const timings: Record<string, number> = {}
+      let phaseStartedAt = startedAt
+      const endPhase = (name: string) => {
+        timings[name] = Date.now() - phaseStartedAt
+        phaseStartedAt = Date.now()
+      }
+      const id = provisionOptions.id ?? crypto.randomUUID()
+      const workspacePath = workspacePathOf(id)
+      const templateDirectory = templateDirectoryOf(packType)
+      const cacheDirectory = await cache.prepare(packType, templateDirectory)
+      endPhase('dependenciesMs')
+      await mkdir(workspacesDir, { recursive: true })
+      try {
+        await mkdir(workspacePath)
+      } catch (error) {
+        throw new Error(`Dev box ${id} already exists`, { cause: error })
+      }
+      try {
+        await cp(templateDirectory, workspacePath, {
+          recursive: true,
+          filter: (source) =>
+            !templateSkips.has(path.relative(templateDirectory, source).split(path.sep)[0] ?? ''),
+        })
+        if (!existsSync(path.join(workspacePath, 'package-lock.json'))) {
+          await copyFile(
+            path.join(cacheDirectory, 'package-lock.json'),
+            path.join(workspacePath, 'package-lock.json'),
+          )
+        }
+        // A real copy, not hard links: app code may write into node_modules, and a shared inode
+        // would let one box change another box's dependencies.
+        await runFile('cp', [
+          '-a',
+          '--reflink=auto',
+          path.join(cacheDirectory, 'node_modules'),
+          workspacePath,
+        ])
+        endPhase('copyMs')
+        await initializeRepository(workspacePath, packType)
+        endPhase('gitMs')
+        const { box } = await attach(id, packType)
+        await box.devServer.start()
+        endPhase('devServerMs')
+        logger.info('Provisioned dev box', {
+          id,
+          packType,
+          durationMs: Date.now() - startedAt,
+          ...timings,
+        })
+        return box
+      } catch (error) {
+        await destroy(id).catch(() => {})
+        throw error
+      }
+    },
+
+    open: async (id, packType) => {
+      const existing = attached.get(id)
+      if (existing) {
+        await existing.box.devServer.start()
+        return existing.box
+      }
+      if (!existsSync(path.join(workspacePathOf(id), '.git'))) {
+        throw new Error(`Dev box ${id} has no workspace in ${workspacesDir}; provision a new one`)
+      }
+      const { box } = await attach(id, packType)
+      // The workspace is intact even when app code broke the dev server; restarts keep trying.
+      await box.devServer.start().catch((error: Error) => {
+        logger.warn('Dev server did not start when reopening the box', { id, error: error.message })
+      })
+      return box
+    },
+
+    destroy,
+
+    shutdown: async () => {
+      await Promise.all([...attached.keys()].map((id) => detach(id)))
+    },
+  }
+}
+
+async function initializeRepository(workspacePath: string, packType: PackType) {
+  const git = (...args: string[]) =>
+    runFile('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
+      cwd: workspacePath,
+      env: boxEnvironment(workspacePath, { GIT_CONFIG_NOSYSTEM: '1' }),
+    })
+  await git('init', '-q', '-b', 'main')
+  await git('config', 'user.name', 'Sprout')
+  await git('config', 'user.email', 'sprout@localhost')
+  await git('add', '-A')
+  await git('commit', '-q', '-m', `Start from the ${packType} template`)
+}

@@ -1,0 +1,91 @@
+import { lstat, realpath } from 'node:fs/promises'
+import path from 'node:path'
+import { WorkspacePathError } from '../../devbox-driver.ts'
+import { isInside } from './sandbox.ts'
+
+export type ResolvedWorkspacePath = {
+  absolutePath: string
+  /** Normalised, relative to the workspace root, `''` for the root itself. */
+  relativePath: string
+  kind: 'file' | 'directory' | 'other' | 'missing'
+}
+
+const encodedSeparatorOrDot = /%(2e|2f|5c|00)/i
+
+/**
+ * Maps a path given by the agent or a user to a path inside the workspace. Refuses absolute
+ * paths, `..` leaving the workspace, encoded separators, NUL bytes and every symbolic link on
+ * the way (dangling, last component or a folder on the path), then checks the real path of the
+ * deepest existing ancestor is still inside the workspace's real path.
+ */
+export async function resolveWorkspacePath(
+  workspaceRealPath: string,
+  requestedPath: string,
+): Promise<ResolvedWorkspacePath> {
+  const shown = JSON.stringify(requestedPath)
+  if (requestedPath.includes('\0')) {
+    throw new WorkspacePathError(
+      `Path ${shown} contains a NUL byte; use a plain relative path like src/App.tsx`,
+    )
+  }
+  if (encodedSeparatorOrDot.test(requestedPath)) {
+    throw new WorkspacePathError(
+      `Path ${shown} contains percent-encoded characters (%2e, %2f, %5c or %00); write the path plainly, relative to the workspace root`,
+    )
+  }
+  if (
+    path.isAbsolute(requestedPath) ||
+    requestedPath.startsWith('\\') ||
+    /^[a-z]:/i.test(requestedPath)
+  ) {
+    throw new WorkspacePathError(
+      `Absolute path ${shown} is not allowed; use a path relative to the workspace root, like src/App.tsx`,
+      'outside-workspace',
+    )
+  }
+  const normalized = path.posix.normalize(requestedPath === '' ? '.' : requestedPath)
+  if (normalized === '..' || normalized.startsWith('../')) {
+    throw new WorkspacePathError(`Path ${shown} leads outside the workspace`, 'outside-workspace')
+  }
+  const components = normalized
+    .split('/')
+    .filter((component) => component !== '' && component !== '.')
+
+  let current = workspaceRealPath
+  let deepestExisting = workspaceRealPath
+  let kind: ResolvedWorkspacePath['kind'] = 'directory'
+  for (const [index, component] of components.entries()) {
+    current = path.join(current, component)
+    const shownPrefix = JSON.stringify(components.slice(0, index + 1).join('/'))
+    const stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined
+      throw error
+    })
+    if (!stats) {
+      kind = 'missing'
+      break
+    }
+    if (stats.isSymbolicLink()) {
+      throw new WorkspacePathError(
+        `${shownPrefix} is a symbolic link; file tools do not follow links, use the real path instead`,
+        'symbolic-link',
+      )
+    }
+    const isLast = index === components.length - 1
+    if (!isLast && !stats.isDirectory()) {
+      throw new WorkspacePathError(`${shownPrefix} is a file, not a folder`, 'not-a-directory')
+    }
+    deepestExisting = current
+    kind = stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : 'other'
+  }
+
+  const deepestReal = await realpath(deepestExisting)
+  if (!isInside(deepestReal, workspaceRealPath)) {
+    throw new WorkspacePathError(`Path ${shown} leads outside the workspace`, 'outside-workspace')
+  }
+  return {
+    absolutePath: path.join(workspaceRealPath, ...components),
+    relativePath: components.join('/'),
+    kind,
+  }
+}

@@ -1,0 +1,172 @@
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { DevboxDriver } from './devbox-driver.ts'
+import { createLocalDriver, type LocalDriver } from './drivers/local/local-driver.ts'
+import { silentLogger } from './logger.ts'
+import { createDevboxPool, type DevboxPool } from './pool.ts'
+import { createJsonFilePoolPersistence } from './pool-persistence.ts'
+import { createFakeTemplates, testCacheDir, waitFor } from './testing/devbox-test-support.ts'
+
+let baseDirectory: string
+let templatesDir: string
+let rootDir: string
+const drivers: LocalDriver[] = []
+const pools: DevboxPool[] = []
+
+beforeAll(async () => {
+  baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-pool-'))
+  templatesDir = await createFakeTemplates(path.join(baseDirectory, 'templates'))
+  rootDir = path.join(baseDirectory, 'root')
+})
+
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.close()
+  for (const driver of drivers.splice(0)) await driver.shutdown()
+})
+
+afterAll(async () => {
+  await rm(baseDirectory, { recursive: true, force: true })
+})
+
+function createDriver(): LocalDriver {
+  const driver = createLocalDriver({
+    rootDir,
+    templatesDir,
+    cacheDir: testCacheDir,
+    logger: silentLogger,
+  })
+  drivers.push(driver)
+  return driver
+}
+
+function createPool(driver: DevboxDriver, target: number, stateFile = 'pool.json'): DevboxPool {
+  const pool = createDevboxPool({
+    driver,
+    targets: { 'vite-react': target },
+    logger: silentLogger,
+    persistence: createJsonFilePoolPersistence(path.join(rootDir, stateFile)),
+    retry: { baseDelayMs: 50, maxDelayMs: 200, maxConsecutiveFailures: 3 },
+  })
+  pools.push(pool)
+  return pool
+}
+
+const readyCount = (pool: DevboxPool) => pool.stats().packs['vite-react']?.ready ?? 0
+
+describe('dev box pool', () => {
+  it('keeps the target of ready boxes, hands one out at once and refills', async () => {
+    const driver = createDriver()
+    const pool = createPool(driver, 2, 'refill.json')
+    expect(await pool.claim('vite-react')).toBeUndefined()
+    await pool.start()
+    expect(pool.stats().global.provisioning).toBe(2)
+    await waitFor(() => readyCount(pool) === 2, 30_000)
+    expect(pool.stats()).toEqual({
+      global: { provisioning: 0, failed: 0 },
+      packs: { 'vite-react': { ready: 2, target: 2 } },
+    })
+
+    const startedAt = Date.now()
+    const box = await pool.claim('vite-react')
+    expect(Date.now() - startedAt).toBeLessThan(200)
+    expect(box?.devServer.status()).toBe('running')
+    const page = await fetch(box?.devServer.url() ?? '')
+    expect(await page.text()).toBe('fake dev server')
+    expect(readyCount(pool)).toBe(1)
+
+    await waitFor(() => readyCount(pool) === 2, 30_000)
+    await driver.destroy(box?.id ?? '')
+  }, 60_000)
+
+  it('cycles: destroys the ready boxes and provisions new ones', async () => {
+    const driver = createDriver()
+    const pool = createPool(driver, 2, 'cycle.json')
+    await pool.start()
+    // The state file is written after the in-memory count changes, so wait for both.
+    const recordedReady = async () =>
+      readyCount(pool) === 2 && (await readyIds('cycle.json')).length === 2
+    await waitFor(recordedReady, 30_000)
+    const before = await readyIds('cycle.json')
+
+    await pool.cycle('vite-react')
+    for (const id of before) expect(existsSync(path.join(rootDir, 'workspaces', id))).toBe(false)
+    await waitFor(recordedReady, 30_000)
+    const after = await readyIds('cycle.json')
+    expect(after.some((id) => before.includes(id))).toBe(false)
+  }, 60_000)
+
+  it('reuses recorded ready boxes after a restart and destroys half-provisioned ones', async () => {
+    const firstDriver = createDriver()
+    const firstPool = createPool(firstDriver, 1, 'restart.json')
+    await firstPool.start()
+    await waitFor(() => readyCount(firstPool) === 1, 30_000)
+    await firstPool.close()
+    await firstDriver.shutdown()
+
+    // A box whose provisioning was cut short by the restart.
+    const orphan = path.join(rootDir, 'workspaces', 'orphan-box')
+    await mkdir(orphan, { recursive: true })
+    const stateFile = path.join(rootDir, 'restart.json')
+    const recorded = JSON.parse(await readFile(stateFile, 'utf8'))
+    recorded.push({ id: 'orphan-box', packType: 'vite-react', state: 'provisioning' })
+    await writeFile(stateFile, JSON.stringify(recorded))
+
+    const driver = createDriver()
+    const pool = createPool(driver, 1, 'restart.json')
+    await pool.start()
+    expect(pool.stats()).toEqual({
+      global: { provisioning: 0, failed: 0 },
+      packs: { 'vite-react': { ready: 1, target: 1 } },
+    })
+    expect(existsSync(orphan)).toBe(false)
+    const box = await pool.claim('vite-react')
+    expect(box?.id).toBe(recorded[0].id)
+    expect(box?.devServer.status()).toBe('running')
+    await driver.destroy(box?.id ?? '')
+  }, 60_000)
+
+  it('counts failed provisions, retries with backoff and never hands a failed box out', async () => {
+    const driver = createDriver()
+    let failuresLeft = 2
+    const flaky: DevboxDriver = {
+      ...driver,
+      provision: async (packType, options) => {
+        if (failuresLeft-- > 0) throw new Error('disk full')
+        return driver.provision(packType, options)
+      },
+    }
+    const pool = createPool(flaky, 1, 'flaky.json')
+    await pool.start()
+    await waitFor(() => readyCount(pool) === 1, 30_000)
+    expect(pool.stats().global.failed).toBe(2)
+    const box = await pool.claim('vite-react')
+    expect(await (await fetch(box?.devServer.url() ?? '')).text()).toBe('fake dev server')
+    await driver.destroy(box?.id ?? '')
+  }, 60_000)
+
+  it('stops retrying after repeated failures until the pack is cycled', async () => {
+    const driver = createDriver()
+    const broken: DevboxDriver = {
+      ...driver,
+      provision: async () => {
+        throw new Error('template is broken')
+      },
+    }
+    const pool = createPool(broken, 1, 'broken.json')
+    await pool.start()
+    await waitFor(() => pool.stats().global.failed === 3)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(pool.stats().global).toEqual({ provisioning: 0, failed: 3 })
+    expect(await pool.claim('vite-react')).toBeUndefined()
+    await pool.cycle('vite-react')
+    await waitFor(() => pool.stats().global.failed === 6)
+  })
+})
+
+async function readyIds(stateFile: string): Promise<string[]> {
+  const records = await createJsonFilePoolPersistence(path.join(rootDir, stateFile)).load()
+  return records.filter((record) => record.state === 'ready').map((record) => record.id)
+}

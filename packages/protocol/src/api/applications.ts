@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+export const APPLICATION_NAME_MAX = 80
+export const INITIAL_PROMPT_MAX = 20_000
+
+export const createApplicationRequestSchema = z.object({
+  name: z
+    .string()
+    .max(APPLICATION_NAME_MAX, `must be at most ${APPLICATION_NAME_MAX} characters`)
+    .optional()
+    .nullable()
+    .transform((name) => name?.trim() || undefined),
+  initial_prompt: z
+    .string()
+    .max(INITIAL_PROMPT_MAX, `must be at most ${INITIAL_PROMPT_MAX} characters`)
+    .transform((prompt) => prompt.trim())
+    .refine((prompt) => prompt.length > 0, 'must not be empty'),
+  model: z.string().min(1, 'must not be empty'),
+})
+export type CreateApplicationRequest = z.input<typeof createApplicationRequestSchema>
+
+export const createApplicationResponseSchema = z.object({ id: z.string() })
+
+/** SPEC §3 Application. */
+export const applicationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  preview_url: z.string(),
+  prod_url: z.string().optional(),
+  model: z.string(),
+  created_at: z.string(),
+})
+export type Application = z.infer<typeof applicationSchema>
+
+export const applicationListSchema = z.array(applicationSchema)
+
+/** `error` is set when the dev box could not be started: stop polling and tell the user. */
+export const editorReadySchema = z.object({ ready: z.boolean(), error: z.string().optional() })
+
+export const devboxTokenRequestSchema = z.object({ devbox_url: z.string().min(1) })
+export const devboxTokenResponseSchema = z.object({ token: z.string() })
+
+export const deployResponseSchema = z.object({ success: z.literal(true), prod_url: z.string() })
+
+export const packTypeSchema = z.enum(['vite-react'])
+export const poolCycleRequestSchema = z.object({ pack_type: packTypeSchema })
+
+/** SPEC §3 Pool stats. */
+export const poolStatsSchema = z.object({
+  global: z.object({ provisioning: z.number(), failed: z.number() }),
+  packs: z.record(z.string(), z.object({ ready: z.number(), target: z.number() })),
+})
+export type PoolStats = z.infer<typeof poolStatsSchema>

@@ -1,0 +1,91 @@
+import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
+
+/** SPEC §3 "Block": one rendered piece of the conversation. */
+export interface Block {
+  /** Stable across replays of the same events, so usable as a React key. */
+  id: string
+  type: 'text' | 'reasoning' | 'tool'
+  role: 'user' | 'assistant'
+  /** Text blocks. */
+  content: string
+  /** Reasoning blocks. */
+  reasoningContent: string
+  /** Tool blocks: null until known. */
+  toolName: string | null
+  /** Tool blocks: undefined until the whole input has arrived. */
+  toolInput: unknown
+  /** Tool blocks: the output, the error text, or the output streamed so far (a string). */
+  toolOutput: unknown
+  toolIsError: boolean
+  isComplete: boolean
+  isStreaming: boolean
+}
+
+export interface LatestError {
+  id: string
+  content: string
+  /** One of chatErrorTypes, another string, or null for the AI SDK's plain `error` chunk. */
+  errorType: string | null
+}
+
+export interface StagedMessage {
+  id: string
+  text: string
+}
+
+/** An open text or reasoning part of the stream, keyed by `${type}:${part id}`. */
+export interface OpenPart {
+  blockId: string
+  /** Merged into an earlier text: separate it with a blank line at the first delta. */
+  needsSeparator: boolean
+}
+
+export interface BlocksState {
+  blocks: readonly Block[]
+  latestError: LatestError | null
+  isRunning: boolean
+  /** The user asked to interrupt; cleared when the run ends. */
+  isInterrupting: boolean
+  isCompacting: boolean
+  usage: TokenUsage | null
+  /** Messages queued while the agent runs, shown under the chat. */
+  stagedMessages: readonly StagedMessage[]
+  /** Staged messages the backend answered 'unsent'; cleared by the next finish. */
+  failedMessages: readonly StagedMessage[]
+  /** The seq of the last envelope applied (applyStreamEnvelope); send it as Last-Event-ID. */
+  lastSeq: number | null
+  // Bookkeeping, not for rendering.
+  openParts: Readonly<Record<string, OpenPart>>
+  /** Local user messages whose echo from the server is still to be suppressed. */
+  pendingEchoes: readonly { clientId: string; text: string }[]
+  nextBlockNumber: number
+}
+
+/** Client-side actions; their types start with LOCAL_ACTION_PREFIX. */
+export type LocalBlocksAction =
+  /** Shows the user's message at once; its echo (data-user-message) is then suppressed once. */
+  | { type: 'local-user-message'; text: string; clientId: string }
+  | { type: 'local-interrupt' }
+  | { type: 'local-stage'; id: string; text: string }
+  /** Escape with staged messages: the web restores them to the input, then clears them here. */
+  | { type: 'local-clear-staged' }
+  | { type: 'local-clear-failed' }
+
+export type BlocksEvent = StreamChunk | LocalBlocksAction
+
+export function createBlocksState(): BlocksState {
+  return {
+    blocks: [],
+    latestError: null,
+    isRunning: false,
+    isInterrupting: false,
+    isCompacting: false,
+    usage: null,
+    stagedMessages: [],
+    failedMessages: [],
+    lastSeq: null,
+    openParts: {},
+    pendingEchoes: [],
+    nextBlockNumber: 1,
+  }
+}

@@ -1,0 +1,67 @@
+import os from 'node:os'
+import { defineConfig, type ReporterDescription } from '@playwright/test'
+
+const port = 3100
+const baseURL = `http://localhost:${port}`
+
+// One fresh data directory per run. The config is also loaded by each worker; they inherit the
+// value from the runner's environment, so every process agrees on it.
+process.env.SPROUT_E2E_DATA_DIR ??= `.tmp/e2e-data-${Date.now()}-${process.pid}`
+
+// scripts/test.ts asks for a JSON report (for its summary line) through this variable.
+const reporter: ReporterDescription[] = process.env.PLAYWRIGHT_JSON_OUTPUT_NAME
+  ? [['list'], ['json']]
+  : [['list']]
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter,
+  use: {
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    // npm's own Node 24 runs scripts/start.ts, which builds the web app first when it is stale.
+    command: 'npm start',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: baseURL,
+      DATA_DIR: process.env.SPROUT_E2E_DATA_DIR,
+      AUTH_RATE_LIMIT: '1000/60',
+      DEVBOX_POOL_TARGET: '1',
+      // Shared with the server tests, so the starter's dependencies are installed once.
+      DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
+      // No provider keys: only the Demo model is available, whatever the shell has set.
+      ANTHROPIC_API_KEY: '',
+      OPENAI_API_KEY: '',
+      XAI_API_KEY: '',
+      OPENAI_COMPATIBLE_BASE_URL: '',
+      ADMIN_EMAILS: '',
+    },
+  },
+})

@@ -1,0 +1,61 @@
+// `npm test`: lint, typecheck, unit + integration (Vitest) and browser (Playwright) tests.
+// Prints one closing line 'tests: N passed, N failed' summing Vitest and Playwright.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+const reportDir = '.tmp/test-reports'
+rmSync(reportDir, { recursive: true, force: true })
+mkdirSync(reportDir, { recursive: true })
+
+type Step = { name: string; command: string[] }
+const steps: Step[] = [
+  { name: 'lint', command: ['npx', 'biome', 'check', '.'] },
+  { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
+  {
+    name: 'unit and integration',
+    command: [
+      'npx',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reportDir}/vitest.json`,
+    ],
+  },
+  { name: 'browser', command: ['npx', 'playwright', 'test'] },
+]
+
+const only = process.argv.slice(2)
+const failedSteps: string[] = []
+for (const step of steps) {
+  if (only.length > 0 && !only.includes(step.name.split(' ')[0] ?? '')) continue
+  console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`)
+  const started = Date.now()
+  const result = spawnSync(step.command[0] ?? 'npx', step.command.slice(1), {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: `${reportDir}/playwright.json` },
+  })
+  const seconds = ((Date.now() - started) / 1000).toFixed(1)
+  if (result.status !== 0) failedSteps.push(step.name)
+  console.log(`◀ ${step.name}: ${result.status === 0 ? 'ok' : 'FAILED'} in ${seconds} s`)
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)
+    : undefined
+}
+const vitest = readJson(`${reportDir}/vitest.json`)
+const playwright = readJson(`${reportDir}/playwright.json`)
+const playwrightStats = (playwright?.stats ?? {}) as Record<string, number>
+// Playwright counts a test that passed on retry as flaky: it passed.
+const passed =
+  Number(vitest?.numPassedTests ?? 0) +
+  Number(playwrightStats.expected ?? 0) +
+  Number(playwrightStats.flaky ?? 0)
+const failed = Number(vitest?.numFailedTests ?? 0) + Number(playwrightStats.unexpected ?? 0)
+const skipped = Number(vitest?.numPendingTests ?? 0) + Number(playwrightStats.skipped ?? 0)
+
+if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`)
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(failedSteps.length > 0 ? 1 : 0)

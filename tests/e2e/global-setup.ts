@@ -1,0 +1,30 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import type { FullConfig } from '@playwright/test'
+import { adminUser } from './support/users.ts'
+
+/**
+ * Runs after the web server has started (Playwright starts it first). Removes the data folders of
+ * earlier runs, then signs up the installation's first user, who is therefore its admin, so no
+ * test depends on which of them happens to sign up first.
+ */
+export default async function globalSetup(config: FullConfig) {
+  const current = path.resolve(process.env.SPROUT_E2E_DATA_DIR ?? '')
+  const parent = path.resolve('.tmp')
+  for (const entry of existsSync(parent) ? readdirSync(parent) : []) {
+    const folder = path.join(parent, entry)
+    if (entry.startsWith('e2e-data-') && folder !== current) {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }
+
+  const baseURL = config.projects[0]?.use.baseURL ?? 'http://localhost:3100'
+  const response = await fetch(`${baseURL}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: baseURL },
+    body: JSON.stringify(adminUser),
+  })
+  if (!response.ok) {
+    throw new Error(`Could not sign up the admin user: ${response.status} ${await response.text()}`)
+  }
+}

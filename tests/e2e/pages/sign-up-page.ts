@@ -1,0 +1,21 @@
+import type { Page } from '@playwright/test'
+import type { TestUser } from '../support/users.ts'
+
+export class SignUpPage {
+  readonly page: Page
+
+  constructor(page: Page) {
+    this.page = page
+  }
+
+  async goto() {
+    await this.page.goto('/signup')
+  }
+
+  async signUp(user: TestUser) {
+    await this.page.getByLabel('Name').fill(user.name)
+    await this.page.getByLabel('Email').fill(user.email)
+    await this.page.getByLabel('Password').fill(user.password)
+    await this.page.getByRole('button', { name: 'Create account' }).click()
+  }
+}

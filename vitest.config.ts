@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config'
+
+const serverInclude = ['apps/server/src/**/*.test.ts']
+const postgresUrl = process.env.TEST_DATABASE_URL
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        test: {
+          name: 'server-pglite',
+          include: serverInclude,
+          env: { SPROUT_TEST_DATABASE: 'pglite' },
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                include: serverInclude,
+                env: { SPROUT_TEST_DATABASE: 'postgres', TEST_DATABASE_URL: postgresUrl },
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+})
