@@ -12,10 +12,14 @@ export async function startServerProcess(options: {
   timeoutMs?: number
 }): Promise<ServerProcess & { readyMs: number }> {
   const started = performance.now()
-  const child = spawn(process.execPath, [options.entry], {
-    env: { ...process.env, ...options.environment },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? []), options.entry],
+    {
+      env: { ...process.env, ...options.environment },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   const url = `http://127.0.0.1:${options.port}${options.healthPath ?? '/healthz'}`
   while (Date.now() < deadline) {

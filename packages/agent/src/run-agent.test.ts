@@ -212,7 +212,8 @@ describe('the agent loop with Anthropic', () => {
   })
 
   test('staged messages join at the next step boundary, in order', async () => {
-    const staged = [[], ['Also add a footer', 'And make it green'], []]
+    // Asked at the boundary after the first step, not before it (the run just took a message).
+    const staged = [['Also add a footer', 'And make it green']]
     const { result, requests } = await runAnthropic(
       [
         { blocks: [{ type: 'tool-call', name: 'get_time', input: {} }] },
@@ -220,6 +221,7 @@ describe('the agent loop with Anthropic', () => {
       ],
       { takeStagedMessages: async () => staged.shift() ?? [] },
     )
+    expect(staged).toEqual([])
     const lastTurn = requests[1]?.messages.at(-1)
     expect(lastTurn?.role).toBe('user')
     expect(lastTurn?.content.map((part) => part.type)).toEqual(['tool_result', 'text', 'text'])

@@ -109,11 +109,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 
   const prepareStep = async ({
     messages,
+    stepNumber,
   }: {
     messages: ModelMessage[]
+    stepNumber: number
   }): Promise<PrepareStepResult<ToolSet>> => {
     let stepMessages = withoutHistoryBreakpoints(messages)
-    const staged = (await options.takeStagedMessages?.()) ?? []
+    // The first step is no boundary: the run has just taken the user's message.
+    const staged = stepNumber === 0 ? [] : ((await options.takeStagedMessages?.()) ?? [])
     if (staged.length > 0) {
       const added = staged.map(userMessage)
       stepMessages = [...stepMessages, ...added]

@@ -131,8 +131,8 @@ export async function touchConversation(
   db: Database,
   conversationId: string,
   input: { model: string; withUserMessage: boolean },
-) {
-  await db
+): Promise<ConversationRecord> {
+  const [record] = await db
     .update(conversations)
     .set({
       activeModel: input.model,
@@ -140,6 +140,9 @@ export async function touchConversation(
       ...(input.withUserMessage ? { lastMessageAt: sql`now()` } : {}),
     })
     .where(eq(conversations.id, conversationId))
+    .returning()
+  if (!record) throw notFound('Conversation not found')
+  return record
 }
 
 export async function loadHistory(db: Database, conversationId: string): Promise<ModelMessage[]> {
@@ -157,20 +160,15 @@ export async function appendHistory(
   added: ModelMessage[],
 ): Promise<void> {
   if (added.length === 0) return
-  await db.transaction(async (transaction) => {
-    const [last] = await transaction
-      .select({ position: sql<number>`coalesce(max(${messages.position}), -1)` })
-      .from(messages)
-      .where(eq(messages.conversationId, conversationId))
-    const start = Number(last?.position ?? -1) + 1
-    await transaction.insert(messages).values(
-      added.map((message, index) => ({
-        conversationId,
-        position: start + index,
-        message: jsonSafe(message),
-      })),
-    )
-  })
+  // One statement (no transaction round trips): it sits on the way to the first token.
+  await db.execute(sql`
+    insert into messages (conversation_id, position, message)
+    select ${conversationId},
+      coalesce((select max(position) from messages where conversation_id = ${conversationId}), -1)
+        + item.ordinality,
+      item.value
+    from jsonb_array_elements(${JSON.stringify(added.map(jsonSafe))}::jsonb)
+      with ordinality as item(value, ordinality)`)
 }
 
 /** Stores the history a run ended with (compacted or not) in place of the old one. */

@@ -5,7 +5,12 @@ import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chun
 import type { ModelMessage } from 'ai'
 import { and, eq, sql } from 'drizzle-orm'
 import type { EventStore } from '../stream/event-store.ts'
-import { appendHistory, loadHistory, touchConversation } from './conversation-records.ts'
+import {
+  appendHistory,
+  type ConversationRecord,
+  loadHistory,
+  touchConversation,
+} from './conversation-records.ts'
 import { handBackStagedMessages } from './staged-messages.ts'
 
 export const RESTART_ERROR_MESSAGE = 'The server restarted during this run. Click to retry.'
@@ -14,35 +19,43 @@ type ClosingContext = { database: DatabaseHandle; store: EventStore }
 type RunReference = { id: string; conversationId: string }
 
 /**
- * The start of a claimed run: the user message joins the history and the stream (stored before
- * the POST answers, with the tab's client id for echo suppression), then `data-run running`.
+ * The start of a claimed run. It answers at once with the history the agent starts from, so the
+ * provider call need not wait for the writes; `stored` settles once the user message is in the
+ * history and the stream (with the tab's client id for echo suppression), followed by
+ * `data-run running`, and the conversation row is touched. The POST answers after `stored`.
  */
 export async function openRun(
   { database, store }: ClosingContext,
   run: RunReference,
   input: { model: string; userMessage?: { text: string; clientId: string | undefined } },
-) {
+): Promise<{ history: ModelMessage[]; stored: Promise<ConversationRecord> }> {
   const db = database.db
+  const previous = await loadHistory(db, run.conversationId)
+  const added: ModelMessage[] = []
+  let userEvent: Promise<void> = Promise.resolve()
   if (input.userMessage) {
     const { text, clientId } = input.userMessage
-    const message: ModelMessage = { role: 'user', content: text }
-    await appendHistory(db, run.conversationId, [message])
-    await store.appendAndWait(run.conversationId, null, {
+    added.push({ role: 'user', content: text })
+    userEvent = store.appendAndWait(run.conversationId, null, {
       type: 'data-user-message',
       data: { id: randomUUID(), text, ...(clientId ? { clientId } : {}) },
     })
-  } else {
-    const history = await loadHistory(db, run.conversationId)
+  } else if (previous.at(-1)?.role === 'assistant') {
     // A retry after an interrupt: providers expect the user to speak last.
-    if (history.at(-1)?.role === 'assistant') {
-      await appendHistory(db, run.conversationId, [{ role: 'user', content: 'Please continue.' }])
-    }
+    added.push({ role: 'user', content: 'Please continue.' })
   }
-  await touchConversation(db, run.conversationId, {
-    model: input.model,
-    withUserMessage: input.userMessage !== undefined,
-  })
   emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })
+  const stored = Promise.all([
+    appendHistory(db, run.conversationId, added),
+    userEvent,
+    touchConversation(db, run.conversationId, {
+      model: input.model,
+      withUserMessage: input.userMessage !== undefined,
+    }),
+  ]).then(([, , conversation]) => conversation)
+  // Observed here; the caller awaits it after the run is under way.
+  stored.catch(() => undefined)
+  return { history: [...previous, ...added], stored }
 }
 
 /** Queues a chunk; a failing event store must not keep a run from closing its row. */

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { runs } from '@sprout/db/schema/runs.ts'
 import { DEMO_MODEL_ID, pickDefaultModel } from '@sprout/protocol/models.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import type { ModelMessage } from 'ai'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
@@ -15,7 +16,7 @@ import { AppError, badRequest, conflict } from '../errors/app-error.ts'
 import { explorationSystemPrompt } from '../explorations/exploration-prompt.ts'
 import { listModels } from '../models/service.ts'
 import type { EventStore } from '../stream/event-store.ts'
-import { type ConversationRecord, loadHistory, replaceHistory } from './conversation-records.ts'
+import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
 import {
   closeRun,
   emitSafely,
@@ -26,6 +27,7 @@ import {
 import { takeStagedMessages } from './staged-messages.ts'
 
 const INTERRUPTS_CHANNEL = 'conversation_interrupts'
+const OPENING_FAILED_MESSAGE = 'The run could not start.'
 const DEFAULT_CONTEXT_WINDOW = 128_000
 
 export type RunSettings = {
@@ -55,6 +57,8 @@ type ActiveRun = {
   shuttingDown: boolean
   /** The agent is done and the closing events are being written. */
   closing: boolean
+  /** Storing the run's opening (the user message) failed: the run ends as failed. */
+  openingFailed: boolean
 }
 
 export type StartRunInput = {
@@ -163,6 +167,7 @@ export function createRunManager(options: {
     run: ActiveRun,
     input: StartRunInput,
     model: ReturnType<typeof languageModelFor>,
+    history: ModelMessage[],
   ) => {
     const { conversation } = input
     const conversationId = conversation.id
@@ -175,7 +180,6 @@ export function createRunManager(options: {
         data: { error: message, errorType: 'internal' },
       })
     try {
-      const history = await loadHistory(db, conversationId)
       const isBuilder = conversation.kind === 'builder' && conversation.applicationId !== null
       const box = isBuilder ? devboxes.box(conversation.applicationId ?? '') : undefined
       if (isBuilder && !box) {
@@ -200,7 +204,7 @@ export function createRunManager(options: {
           if (halted) throw new Error('The server process stopped')
           if (chunk.type === 'finish') sawFinish = true
           // On shutdown the interrupt is reported as a restart error instead (closeRun).
-          if (run.shuttingDown && chunk.type === 'data-error') return
+          if ((run.shuttingDown || run.openingFailed) && chunk.type === 'data-error') return
           return store.append(conversationId, run.id, forStorage(chunk))
         },
         takeStagedMessages: () =>
@@ -224,7 +228,11 @@ export function createRunManager(options: {
       emitError(errorText)
     }
     run.closing = true
-    if (run.shuttingDown) {
+    if (run.openingFailed) {
+      status = 'failed'
+      errorText = OPENING_FAILED_MESSAGE
+      emitError(OPENING_FAILED_MESSAGE)
+    } else if (run.shuttingDown) {
       status = 'failed'
       errorText = RESTART_ERROR_MESSAGE
       emitError(RESTART_ERROR_MESSAGE)
@@ -296,20 +304,24 @@ export function createRunManager(options: {
     },
 
     /**
-     * Starts a run: claims the conversation (409 while another run is active), stores the user
-     * message, and executes in the background. Resolves once the run is under way.
+     * Starts a run: claims the conversation (409 while another run is active) and executes it in
+     * the background. The provider call starts while the user message is being stored; this
+     * resolves once it is stored, with the conversation as the run left it.
      */
-    startRun: async (input: StartRunInput): Promise<{ runId: string }> => {
+    startRun: async (
+      input: StartRunInput,
+    ): Promise<{ runId: string; conversation: ConversationRecord }> => {
       const model = languageModelFor(input.model)
       const conversationId = input.conversation.id
       const runId = randomUUID()
       await claimConversation(conversationId, runId, input.model)
+      let opened: Awaited<ReturnType<typeof openRun>>
       try {
-        await openRun({ database, store }, { id: runId, conversationId }, input)
+        opened = await openRun({ database, store }, { id: runId, conversationId }, input)
       } catch (error) {
         await db
           .update(runs)
-          .set({ status: 'failed', error: 'The run could not start.', finishedAt: sql`now()` })
+          .set({ status: 'failed', error: OPENING_FAILED_MESSAGE, finishedAt: sql`now()` })
           .where(eq(runs.id, runId))
         throw error
       }
@@ -320,14 +332,22 @@ export function createRunManager(options: {
         done: Promise.resolve(),
         shuttingDown: false,
         closing: false,
+        openingFailed: false,
       }
-      run.done = execute(run, input, model)
+      run.done = execute(run, input, model, opened.history)
         .catch((error: unknown) => console.error('[runs] closing a run failed:', error))
         .finally(() => {
           if (active.get(conversationId) === run) active.delete(conversationId)
         })
       active.set(conversationId, run)
-      return { runId }
+      try {
+        return { runId, conversation: await opened.stored }
+      } catch (error) {
+        run.openingFailed = true
+        run.controller.abort()
+        await run.done
+        throw error
+      }
     },
 
     /** Aborts the conversation's run here, or asks the process running it; false when idle. */

@@ -67,13 +67,12 @@ export async function sendMessage(
         model: input.model,
         createdBy: context.userId,
       })
-  const { runId } = await context.runtime.runs.startRun({
+  return context.runtime.runs.startRun({
     conversation,
     model: input.model,
     appName: input.appName,
     userMessage: { text: input.message, clientId: input.clientId },
   })
-  return { conversation: await findConversationRecord(context.db, scope, conversation.id), runId }
 }
 
 export function presentSentMessage(

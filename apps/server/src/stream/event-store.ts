@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
-import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import { isKnownStreamChunk, type StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { chunkJson, type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
 import { isDeltaChunk, mergeDeltas } from './merge-delta.ts'
 
@@ -16,6 +16,8 @@ type Queue = {
   /** When the last batch was written, and whether it held only deltas (a stream is under way). */
   lastWriteAt: number
   lastBatchWasDeltas: boolean
+  /** Ends the wait of a batch of quiet chunks (something the chat shows has arrived). */
+  wake: (() => void) | undefined
 }
 
 export type StoredEvent = { seq: number; runId: string | null; chunkText: string }
@@ -36,6 +38,20 @@ const backpressureItems = 2_000
  */
 export const DELTA_BATCH_INTERVAL_MS = 15
 const idleQueueMs = 5_000
+
+/**
+ * Chunks that show nothing by themselves (a step or a part begins; chunk types the chat
+ * ignores). They wait up to DELTA_BATCH_INTERVAL_MS for what follows, so that a step's opening
+ * chunks and its first token go in one insert instead of the token queueing behind them.
+ */
+const quietChunkTypes: ReadonlySet<string> = new Set([
+  'start',
+  'start-step',
+  'text-start',
+  'reasoning-start',
+])
+const isQuietChunk = (chunk: StreamChunk) =>
+  quietChunkTypes.has(chunk.type) || !isKnownStreamChunk(chunk)
 
 /**
  * One statement assigns the next seqs, inserts the batch and NOTIFYs (delivered at commit).
@@ -77,6 +93,7 @@ export function createEventStore(options: {
         failure: undefined,
         lastWriteAt: 0,
         lastBatchWasDeltas: false,
+        wake: undefined,
       }
       queues.set(conversationId, queue)
     }
@@ -101,9 +118,21 @@ export function createEventStore(options: {
     }
   }
 
+  const waitForMoreThanQuiet = (queue: Queue) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => queue.wake?.(), DELTA_BATCH_INTERVAL_MS)
+      queue.wake = () => {
+        clearTimeout(timer)
+        queue.wake = undefined
+        resolve()
+      }
+    })
+
   const drain = async (conversationId: string, queue: Queue) => {
-    queue.writing = true
     while (queue.pending.length > 0) {
+      if (queue.pending.every((item) => isQuietChunk(item.chunk))) {
+        await waitForMoreThanQuiet(queue)
+      }
       const onlyDeltas = queue.pending.every((item) => isDeltaChunk(item.chunk))
       const wait = queue.lastWriteAt + DELTA_BATCH_INTERVAL_MS - performance.now()
       if (onlyDeltas && queue.lastBatchWasDeltas && wait > 0) {
@@ -179,13 +208,19 @@ export function createEventStore(options: {
     } else {
       queue.pending.push({ runId, chunk, waiters: waiter ? [waiter] : undefined })
     }
-    if (!queue.writing) void drain(conversationId, queue)
+    if (waiter || !isQuietChunk(chunk)) queue.wake?.()
+    if (!queue.writing) {
+      queue.writing = true
+      // In a microtask: chunks appended in the same tick go in one batch.
+      queueMicrotask(() => void drain(conversationId, queue))
+    }
     return queue
   }
 
   const flush = (conversationId: string): Promise<void> => {
     const queue = queues.get(conversationId)
     if (!queue || (!queue.writing && queue.pending.length === 0)) return Promise.resolve()
+    queue.wake?.()
     return new Promise((resolve, reject) => {
       const last = queue.pending.at(-1)
       if (last) addWaiter(last, { resolve, reject })
