@@ -144,7 +144,11 @@ test('Escape interrupts the agent: User interrupted, with retry', async ({ page 
   await chat.input.press('Escape')
   await expect(chat.error).toHaveText('User interrupted (click to retry)')
   await expect(chat.interruptButton).toHaveCount(0)
-  await expect(chat.agentMessages.filter({ hasText: doneText })).toHaveCount(0)
+  // The run stopped before its final report ended (on a loaded machine Escape may land while
+  // that report streams, so only its last words are sure to be missing).
+  await expect(
+    chat.agentMessages.filter({ hasText: 'pick it in the model selector.' }),
+  ).toHaveCount(0)
 
   // Retrying runs the agent again over the stored history. The Demo model then either starts
   // over (interrupted before it wrote anything) or answers 'Please continue.' with its help text.

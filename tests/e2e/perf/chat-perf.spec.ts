@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { expect, type Page, test } from '@playwright/test'
 import type { StreamChunk } from '../../../packages/protocol/src/stream/stream-chunk.ts'
@@ -124,7 +125,9 @@ test('builder chat: open a 2,000-block conversation, stream into it, route JS si
   await installFakeEventSource(page)
   const scripts = new Set<string>()
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.add(response.url())
+    // The product's own scripts, not the preview frame's (the app being built).
+    const isProduct = response.frame() === page.mainFrame()
+    if (response.request().resourceType() === 'script' && isProduct) scripts.add(response.url())
   })
 
   const builder = new BuilderPage(page)
@@ -136,6 +139,15 @@ test('builder chat: open a 2,000-block conversation, stream into it, route JS si
     ),
   )
 
+  // PROFILE=prefix records the main thread: prefix-opening.cpuprofile, prefix-streaming.cpuprofile.
+  const profiler = process.env.PROFILE ? await page.context().newCDPSession(page) : undefined
+  const stopProfile = async (phase: string) => {
+    if (!profiler) return
+    const { profile } = await profiler.send('Profiler.stop')
+    writeFileSync(`${process.env.PROFILE}-${phase}.cpuprofile`, JSON.stringify(profile))
+  }
+  await profiler?.send('Profiler.enable')
+  await profiler?.send('Profiler.start')
   // Opening: the whole history arrives, as from the server's replay, in one burst.
   const envelopes = history(TURNS).map((envelope) => JSON.stringify(envelope))
   const opening = await page.evaluate(async (datas) => {
@@ -175,6 +187,8 @@ test('builder chat: open a 2,000-block conversation, stream into it, route JS si
     )
     .count()
 
+  await stopProfile('opening')
+  await profiler?.send('Profiler.start')
   // Streaming: one text delta at a time into a running turn at the end of that conversation.
   const streaming = await page.evaluate(
     async ({ firstSeq, count }) => {
@@ -239,6 +253,7 @@ test('builder chat: open a 2,000-block conversation, stream into it, route JS si
     },
     { firstSeq: envelopes.length + 1, count: DELTAS },
   )
+  await stopProfile('streaming')
   await expect(chat.agentMessages.last()).toContainText(`word${DELTAS - 1}`)
 
   // The builder route's JavaScript, gzip-compressed as Vite reports it.

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo, useRef } from 'react'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { ChatErrorLine } from './chat-error-line.tsx'
 import { type RenderSecretRequest, TranscriptGroups } from './transcript-groups.tsx'
+import { useProgressiveSlices } from './use-progressive-slices.ts'
 import { useScrollFollow } from './use-scroll-follow.ts'
 
 // Groups per memoised slice: a delta re-renders one slice, whatever the conversation's length.
@@ -42,6 +43,7 @@ export function ChatTranscript({
     [state.blocks, state.isRunning],
   )
   const slices = useMemo(() => sliceGroups(groups), [groups])
+  const renderFrom = useProgressiveSlices(slices.length)
   const last = groups.at(-1)
   const showWorking =
     state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isStreamingText(last)
@@ -60,7 +62,7 @@ export function ChatTranscript({
         className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6"
       >
         {isEmpty && emptyState}
-        {slices.map((slice) => (
+        {slices.slice(renderFrom).map((slice) => (
           <TranscriptGroups
             key={slice[0]?.id}
             groups={slice}

@@ -18,6 +18,13 @@ export function render(element: ReactNode): HTMLElement {
   return container
 }
 
+/** Renders a new element into a container `render` made (a props change). */
+export function rerender(container: HTMLElement, element: ReactNode): void {
+  const entry = mounted.find((candidate) => candidate.container === container)
+  if (!entry) throw new Error('Not rendered by render()')
+  act(() => entry.root.render(element))
+}
+
 export function cleanup(): void {
   for (const { root, container } of mounted.splice(0)) {
     act(() => root.unmount())

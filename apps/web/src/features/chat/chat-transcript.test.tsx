@@ -1,0 +1,73 @@
+import { applyStreamEnvelope } from '@sprout/protocol/stream/apply-stream-envelope.ts'
+import { type BlocksState, createBlocksState } from '@sprout/protocol/stream/blocks-state.ts'
+import { act } from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ChatTranscript } from './chat-transcript.tsx'
+import { cleanup, render, rerender } from './test-render.tsx'
+
+/** A conversation of `count` user messages (one group each), as a replay delivers it. */
+function conversation(count: number, from = 0, state = createBlocksState()): BlocksState {
+  let next = state
+  for (let index = from; index < from + count; index++) {
+    next = applyStreamEnvelope(next, {
+      seq: index + 1,
+      runId: null,
+      chunk: { type: 'data-user-message', data: { id: `m${index}`, text: `Message ${index}` } },
+    })
+  }
+  return next
+}
+
+/** Runs the tasks that render older slices, each scheduled after the previous one renders. */
+function fillIn() {
+  for (let task = 0; task < 100 && vi.getTimerCount() > 0; task++) {
+    act(() => {
+      vi.runOnlyPendingTimers()
+    })
+  }
+}
+
+const messagesShown = (container: HTMLElement) =>
+  [...container.querySelectorAll('[data-testid="user-message"]')].map((node) => node.textContent)
+
+describe('the chat transcript', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    cleanup()
+    vi.useRealTimers()
+  })
+
+  const show = (state: BlocksState) => (
+    <ChatTranscript state={state} emptyState={<p>Empty</p>} workingText="Working..." />
+  )
+
+  it('opens a long conversation with its newest messages, then fills in the older ones', () => {
+    const container = render(show(conversation(200)))
+    const first = messagesShown(container)
+    expect(first.length).toBeLessThan(200)
+    expect(first.at(-1)).toContain('Message 199')
+    expect(first[0]).not.toContain('Message 0')
+
+    fillIn()
+    const all = messagesShown(container)
+    expect(all).toHaveLength(200)
+    expect(all[0]).toContain('Message 0')
+  })
+
+  it('shows a message the stream adds at once, and a short conversation whole', () => {
+    const short = conversation(30)
+    const container = render(show(short))
+    expect(messagesShown(container)).toHaveLength(30)
+  })
+
+  it('renders what streams in while older messages are still filling in', () => {
+    const opened = conversation(200)
+    const container = render(show(opened))
+    rerender(container, show(conversation(1, 200, opened)))
+    expect(messagesShown(container).at(-1)).toContain('Message 200')
+    fillIn()
+    expect(messagesShown(container)).toHaveLength(201)
+  })
+})
