@@ -28,6 +28,19 @@ describe('the product origin', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
   })
 
+  it('sends them on better-auth answers and API errors too', async () => {
+    const user = await harness.signUp()
+    for (const [path, status] of [
+      ['/api/auth/get-session', 200],
+      ['/api/nothing-here', 404],
+    ] as const) {
+      const response = await harness.request(path, { user })
+      expect(response.status, path).toBe(status)
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY')
+      expect(response.headers.get('content-security-policy'), path).toContain("object-src 'none'")
+    }
+  })
+
   it('answers unknown API routes with the error shape', async () => {
     const user = await harness.signUp()
     const response = await harness.request('/api/nothing-here', { user })

@@ -17,15 +17,21 @@ export function securityHeaders(origins: Origins) {
     "form-action 'self'",
     "object-src 'none'",
   ].join('; ')
+  const headers: [string, string][] = [
+    ['Content-Security-Policy', contentSecurityPolicy],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['X-Frame-Options', 'DENY'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ]
+  if (origins.product.startsWith('https:')) {
+    headers.push(['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'])
+  }
   return createMiddleware<AppEnv>(async (context, next) => {
     await next()
-    context.header('Content-Security-Policy', contentSecurityPolicy)
-    context.header('Referrer-Policy', 'strict-origin-when-cross-origin')
-    context.header('X-Content-Type-Options', 'nosniff')
-    context.header('X-Frame-Options', 'DENY')
-    context.header('Cross-Origin-Opener-Policy', 'same-origin')
-    if (origins.product.startsWith('https:')) {
-      context.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
-    }
+    // Set on the finished response's headers at once: context.header() after the response
+    // exists copies the whole Response for every header (a third of a cached API call's cost).
+    const target = context.res.headers
+    for (const [name, value] of headers) target.set(name, value)
   })
 }
