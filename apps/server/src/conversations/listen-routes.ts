@@ -10,7 +10,7 @@ import type { Config } from '../config/config.ts'
 import { badRequest, notFound, unauthorized } from '../errors/app-error.ts'
 import { parseQuery } from '../http/parse-request.ts'
 import { findMembership } from '../organizations/service.ts'
-import { openEventStream, sseHeaders } from '../stream/event-stream.ts'
+import { sseResponse } from '../stream/sse-response.ts'
 import { findConversationOfApplication } from './conversation-records.ts'
 import type { ConversationRuntime } from './conversation-runtime.ts'
 import { createListenTokenVerifier } from './listen-token.ts'
@@ -66,13 +66,12 @@ export function conversationListenRoutes(options: {
       : undefined
     // The same answer for a missing conversation and one the caller may not see.
     if (!conversation || !membership) throw notFound('Conversation not found')
-    const stream = await openEventStream({
+    return sseResponse(context, {
       hub: runtime.hub,
       store: runtime.store,
       conversationId: conversation.id,
       after: lastEventIdOf(context, query.last_event_id),
     })
-    return new Response(stream, { headers: sseHeaders })
   })
   return app
 }

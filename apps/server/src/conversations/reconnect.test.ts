@@ -111,5 +111,7 @@ describe('listen: no event lost or doubled across dropped connections', {
     expect(stored.filter(isRunEnd).map((envelope) => envelope.chunk)).toEqual([
       { type: 'data-run', data: { runId: expect.any(String), status: 'finished' } },
     ])
+    // Every cut connection let go of its place in the hub.
+    await expect.poll(() => harness.created.conversations.hub.stats().listeners).toBe(0)
   })
 })

@@ -20,7 +20,7 @@ import {
 import { badRequest } from '../errors/app-error.ts'
 import { parseJsonBody } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
-import { openEventStream, sseHeaders } from '../stream/event-stream.ts'
+import { sseResponse } from '../stream/sse-response.ts'
 import {
   createExploration,
   explorationScope,
@@ -115,13 +115,12 @@ export function explorationRoutes(options: {
     if (!input.success) throw badRequest('Invalid field "last_event_id": must be a seq')
     const chat = contextOf(context)
     const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))
-    const stream = await openEventStream({
+    return sseResponse(context, {
       hub: runtime.hub,
       store: runtime.store,
       conversationId: conversation.id,
       after: lastEventIdOf(context, input.data.last_event_id),
     })
-    return new Response(stream, { headers: sseHeaders })
   })
 
   return app

@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
 import type { Origins } from './origins.ts'
@@ -29,6 +30,8 @@ export function securityHeaders(origins: Origins) {
   }
   return createMiddleware<AppEnv>(async (context, next) => {
     await next()
+    // A stream written straight to the socket (sse-response.ts) sends its own headers.
+    if (context.res === RESPONSE_ALREADY_SENT) return
     // Set on the finished response's headers at once: context.header() after the response
     // exists copies the whole Response for every header (a third of a cached API call's cost).
     const target = context.res.headers

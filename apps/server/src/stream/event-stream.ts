@@ -24,17 +24,50 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return Buffer.concat(parts)
 }
 
+export type EventStreamOptions = {
+  hub: EventHub
+  store: EventStore
+  conversationId: string
+  after: number | undefined
+}
+
+/** One listener's SSE bytes, taken as the client's socket accepts them. */
+export type EventStreamSession = {
+  /** The next bytes to send, or undefined once the stream has ended. */
+  next: () => Promise<Uint8Array | undefined>
+  /** The client went away: stop listening (idempotent). */
+  close: () => void
+}
+
 /**
  * The SSE body of one listener: the stored events after `after` (with no `after`, the whole
  * history, compacted), then live ones. Pull-based: nothing is read or queued beyond what the
  * client's socket takes, except the bounded live backlog.
  */
-export async function openEventStream(options: {
-  hub: EventHub
-  store: EventStore
-  conversationId: string
-  after: number | undefined
-}): Promise<ReadableStream<Uint8Array>> {
+export async function openEventStream(
+  options: EventStreamOptions,
+): Promise<ReadableStream<Uint8Array>> {
+  const session = await openEventSession(options)
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        try {
+          const bytes = await session.next()
+          if (bytes) controller.enqueue(bytes)
+          else controller.close()
+        } catch (error) {
+          session.close()
+          controller.error(error)
+        }
+      },
+      cancel: () => session.close(),
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/** The listener behind `openEventStream`, for writers that take bytes themselves. */
+export async function openEventSession(options: EventStreamOptions): Promise<EventStreamSession> {
   const { hub, store, conversationId } = options
   let queue: EncodedEnvelope[] = []
   let overflowed = false
@@ -132,28 +165,16 @@ export async function openEventStream(options: {
     }
   }
 
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: async (controller) => {
-        try {
-          const bytes = await next()
-          if (bytes) controller.enqueue(bytes)
-          else {
-            unsubscribe()
-            controller.close()
-          }
-        } catch (error) {
-          closed = true
-          unsubscribe()
-          controller.error(error)
-        }
-      },
-      cancel: () => {
-        closed = true
-        unsubscribe()
-        signal()
-      },
+  return {
+    next: async () => {
+      const bytes = await next()
+      if (!bytes) unsubscribe()
+      return bytes
     },
-    { highWaterMark: 0 },
-  )
+    close: () => {
+      closed = true
+      unsubscribe()
+      signal()
+    },
+  }
 }
