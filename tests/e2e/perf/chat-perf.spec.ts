@@ -17,6 +17,8 @@ import { signUpNewUser } from '../support/session.ts'
 // and the JS the builder route loads (gzip).
 test.skip(!process.env.PERF, 'Set PERF=1 to measure')
 test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 180_000 })
+// The trace recorder snapshots the DOM around every action: not part of what is measured.
+test.use({ trace: 'off' })
 
 const TURNS = 400 // 5 blocks each: user, reasoning, text, write_file, shell_exec
 const DELTAS = 300

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type BlocksEvent, createBlocksState } from './blocks-state.ts'
-import { groupBlocks } from './group-blocks.ts'
+import { type Grouping, groupBlocks, regroupBlocks } from './group-blocks.ts'
 import { reduceBlocks } from './reduce-blocks.ts'
 
 const reduceAll = (events: BlocksEvent[]) => events.reduce(reduceBlocks, createBlocksState())
@@ -68,5 +68,59 @@ describe('groupBlocks', () => {
         { type: 'text-end', id: '0' },
       ]),
     ).toEqual(['text Hi'])
+  })
+})
+
+describe('regroupBlocks', () => {
+  /** A run of every kind of event, turn after turn, with a hidden tool and an empty reasoning. */
+  function turnEvents(turn: number): BlocksEvent[] {
+    return [
+      { type: 'data-user-message', data: { id: `u${turn}`, text: `Change ${turn}` } },
+      { type: 'data-run', data: { runId: `r${turn}`, status: 'running' } },
+      { type: 'reasoning-start', id: `r${turn}` },
+      { type: 'reasoning-delta', id: `r${turn}`, delta: 'Plan' },
+      { type: 'reasoning-end', id: `r${turn}` },
+      { type: 'text-start', id: `a${turn}` },
+      { type: 'text-delta', id: `a${turn}`, delta: 'Looking at the files:' },
+      { type: 'text-end', id: `a${turn}` },
+      { type: 'tool-input-start', toolCallId: `t${turn}`, toolName: 'list_files' },
+      { type: 'tool-input-available', toolCallId: `t${turn}`, toolName: 'list_files', input: {} },
+      { type: 'tool-output-available', toolCallId: `t${turn}`, output: 'src' },
+      { type: 'reasoning-start', id: `e${turn}` },
+      { type: 'reasoning-end', id: `e${turn}` },
+      { type: 'text-start', id: `b${turn}` },
+      { type: 'text-delta', id: `b${turn}`, delta: 'Done' },
+      { type: 'text-delta', id: `b${turn}`, delta: ' now.' },
+      { type: 'text-end', id: `b${turn}` },
+      { type: 'finish' },
+      { type: 'data-run', data: { runId: `r${turn}`, status: 'finished' } },
+    ]
+  }
+
+  it('gives what grouping from the start gives, after every event', () => {
+    let state = createBlocksState()
+    let grouping: Grouping | undefined
+    for (const event of [1, 2, 3].flatMap(turnEvents)) {
+      state = reduceBlocks(state, event)
+      grouping = regroupBlocks(grouping, state.blocks, state.isRunning)
+      expect(grouping.groups).toEqual(groupBlocks(state.blocks, state.isRunning))
+    }
+  })
+
+  it('keeps the earlier groups themselves when only the last one changes', () => {
+    let state = [1, 2].flatMap(turnEvents).reduce(reduceBlocks, createBlocksState())
+    state = [
+      { type: 'data-user-message', data: { id: 'u9', text: 'More' } },
+      { type: 'text-start', id: 'live' },
+      { type: 'text-delta', id: 'live', delta: 'Wor' },
+    ].reduce(reduceBlocks, state)
+    const before = regroupBlocks(undefined, state.blocks, state.isRunning)
+    state = reduceBlocks(state, { type: 'text-delta', id: 'live', delta: 'king' })
+    const after = regroupBlocks(before, state.blocks, state.isRunning)
+    expect(after.groups.slice(0, -1).every((group, index) => group === before.groups[index])).toBe(
+      true,
+    )
+    expect(after.groups.at(-1)).not.toBe(before.groups.at(-1))
+    expect(regroupBlocks(after, state.blocks, state.isRunning)).toBe(after)
   })
 })

@@ -21,30 +21,81 @@ export function isListedAction(block: Block): boolean {
 }
 
 export function groupBlocks(blocks: readonly Block[], isRunning: boolean): BlockGroup[] {
-  const groups: BlockGroup[] = []
+  return regroupBlocks(undefined, blocks, isRunning).groups
+}
+
+/** A grouping kept between renders: each group with the index of its first block. */
+export type Grouping = {
+  blocks: readonly Block[]
+  isRunning: boolean
+  groups: BlockGroup[]
+  starts: number[]
+}
+
+/**
+ * `groupBlocks`, reusing the groups of `previous` that lie wholly before the first block that
+ * changed (the reducer keeps unchanged blocks identical). A streamed delta then regroups only
+ * the last group instead of allocating one object per group of the whole conversation. Every
+ * group starts at a boundary (a text block, or the first block after one), so grouping again
+ * from any group's start gives what grouping from the beginning would.
+ */
+export function regroupBlocks(
+  previous: Grouping | undefined,
+  blocks: readonly Block[],
+  isRunning: boolean,
+): Grouping {
+  let kept = 0
+  if (previous) {
+    let changed = 0
+    const common = Math.min(previous.blocks.length, blocks.length)
+    while (changed < common && previous.blocks[changed] === blocks[changed]) changed++
+    if (changed === blocks.length && changed === previous.blocks.length) {
+      if (previous.isRunning === isRunning) return previous
+    }
+    // Keep the groups that start before the changed block, except the one holding it.
+    while (kept < previous.starts.length && (previous.starts[kept] as number) <= changed) kept++
+    kept = Math.max(0, kept - 1)
+  }
+  const groups = previous ? previous.groups.slice(0, kept) : []
+  const starts = previous ? previous.starts.slice(0, kept) : []
+  const from = previous && kept < previous.starts.length ? (previous.starts[kept] as number) : 0
+  appendGroups(blocks, kept === 0 ? 0 : from, isRunning, groups, starts)
+  return { blocks, isRunning, groups, starts }
+}
+
+function appendGroups(
+  blocks: readonly Block[],
+  from: number,
+  isRunning: boolean,
+  groups: BlockGroup[],
+  starts: number[],
+) {
   let actions: Block[] = []
-  let firstActionId: string | null = null
+  let firstActionIndex = -1
   let anyStreaming = false
   const closeActions = (isLast: boolean) => {
-    if (firstActionId === null) return
+    if (firstActionIndex === -1) return
     const isStreaming = anyStreaming || (isLast && isRunning)
     if (actions.length > 0 || isStreaming) {
-      groups.push({ kind: 'actions', id: firstActionId, blocks: actions, isStreaming })
+      const id = (blocks[firstActionIndex] as Block).id
+      groups.push({ kind: 'actions', id, blocks: actions, isStreaming })
+      starts.push(firstActionIndex)
     }
     actions = []
-    firstActionId = null
+    firstActionIndex = -1
     anyStreaming = false
   }
-  for (const block of blocks) {
+  for (let index = from; index < blocks.length; index++) {
+    const block = blocks[index] as Block
     if (block.type === 'text') {
       closeActions(false)
       groups.push({ kind: 'text', id: block.id, block })
+      starts.push(index)
       continue
     }
-    firstActionId ??= block.id
+    if (firstActionIndex === -1) firstActionIndex = index
     anyStreaming ||= block.isStreaming
     if (isListedAction(block)) actions.push(block)
   }
   closeActions(true)
-  return groups
 }

@@ -1,14 +1,12 @@
 import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
-import { type BlockGroup, groupBlocks } from '@sprout/protocol/stream/group-blocks.ts'
-import { type ReactNode, useEffect, useMemo, useRef } from 'react'
+import type { BlockGroup } from '@sprout/protocol/stream/group-blocks.ts'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { ChatErrorLine } from './chat-error-line.tsx'
 import { type RenderSecretRequest, TranscriptGroups } from './transcript-groups.tsx'
+import { useGroupedSlices } from './use-grouped-slices.ts'
 import { useProgressiveSlices } from './use-progressive-slices.ts'
 import { useScrollFollow } from './use-scroll-follow.ts'
-
-// Groups per memoised slice: a delta re-renders one slice, whatever the conversation's length.
-const sliceSize = 40
 
 type ChatTranscriptProps = {
   state: BlocksState
@@ -38,11 +36,7 @@ export function ChatTranscript({
     if (lastUserBlockId) scrollToBottom()
   }, [lastUserBlockId, scrollToBottom])
 
-  const groups = useMemo(
-    () => groupBlocks(state.blocks, state.isRunning),
-    [state.blocks, state.isRunning],
-  )
-  const slices = useMemo(() => sliceGroups(groups), [groups])
+  const { groups, slices } = useGroupedSlices(state.blocks, state.isRunning)
   const renderFrom = useProgressiveSlices(slices.length)
   const last = groups.at(-1)
   const showWorking =
@@ -79,14 +73,6 @@ export function ChatTranscript({
       </div>
     </div>
   )
-}
-
-function sliceGroups(groups: BlockGroup[]): BlockGroup[][] {
-  const slices: BlockGroup[][] = []
-  for (let start = 0; start < groups.length; start += sliceSize) {
-    slices.push(groups.slice(start, start + sliceSize))
-  }
-  return slices
 }
 
 function isStreamingText(group: BlockGroup | undefined): boolean {

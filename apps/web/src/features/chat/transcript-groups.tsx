@@ -36,11 +36,12 @@ export const TranscriptGroups = memo(
   },
   (previous, next) =>
     previous.renderSecretRequest === next.renderSecretRequest &&
-    previous.groups.length === next.groups.length &&
-    previous.groups.every((group, index) => {
-      const other = next.groups[index]
-      return other !== undefined && isSameGroup(group, other)
-    }),
+    (previous.groups === next.groups ||
+      (previous.groups.length === next.groups.length &&
+        previous.groups.every((group, index) => {
+          const other = next.groups[index]
+          return other !== undefined && isSameGroup(group, other)
+        }))),
 )
 
 type GroupProps = { group: BlockGroup; renderSecretRequest?: RenderSecretRequest }
