@@ -211,8 +211,9 @@ export function createRunManager(options: {
           halted ? Promise.resolve([]) : takeStagedMessages({ db, store }, conversationId, run.id),
       })
       if (halted) return
-      await replaceHistory(db, conversationId, result.messages)
-      if (box) {
+      // A run whose user message could not be stored leaves the history as it was, uncommitted.
+      if (!run.openingFailed) await replaceHistory(db, conversationId, result.messages)
+      if (box && !run.openingFailed) {
         const message = (input.userMessage?.text ?? 'Continue').split('\n')[0]?.slice(0, 72)
         await checkpoint(conversation.applicationId ?? '', () =>
           box.checkpoint(message || 'Checkpoint'),

@@ -148,6 +148,46 @@ describe('agent runs against a fake Anthropic server', { timeout: 120_000 }, () 
     })
   }
 
+  it('fails the POST and closes the run when the user message cannot be stored', async () => {
+    fake.push({ blocks: [{ type: 'text', text: 'Noted.' }] })
+    const first = await send('Remember this')
+    const after = (await listen(first.conversation_id, 0)).at(-1)?.seq ?? 0
+    const historyBefore = await loadHistory(harness.database.db, first.conversation_id)
+    // A real failure of the history write, for one message text only.
+    await harness.database.execute(`
+      create or replace function refuse_poison() returns trigger language plpgsql as $$
+      begin
+        if new.message->>'content' = 'Poison' then raise exception 'disk full'; end if;
+        return new;
+      end $$`)
+    await harness.database.execute(`
+      create trigger refuse_poison before insert on messages
+        for each row execute function refuse_poison()`)
+    try {
+      const poisoned = await call(actor, `${base}/message`, {
+        message: 'Poison',
+        model,
+        conversation_id: first.conversation_id,
+      })
+      expect(poisoned.status).toBe(500)
+      await harness.created.conversations.runs.settled(first.conversation_id)
+      const envelopes = await listen(first.conversation_id, after)
+      expect(envelopes.at(-1)?.chunk).toMatchObject({ data: { status: 'failed' } })
+      expect(ofType(envelopes, 'data-error').at(-1)).toEqual({
+        type: 'data-error',
+        data: { error: 'The run could not start.', errorType: 'internal' },
+      })
+      expect(await loadHistory(harness.database.db, first.conversation_id)).toEqual(historyBefore)
+    } finally {
+      await harness.database.execute('drop trigger refuse_poison on messages')
+      await harness.database.execute('drop function refuse_poison()')
+    }
+    // Nothing is left running: the next message starts a run.
+    fake.push({ blocks: [{ type: 'text', text: 'Back again.' }] })
+    await send('Are you there?', first.conversation_id)
+    await harness.created.conversations.runs.settled(first.conversation_id)
+  })
+
   it('interrupts a provider stream that is held open within 500 ms', async () => {
     fake.push({ blocks: [{ type: 'text', text: 'Thinking out loud about it' }], holdOpen: true })
     const sent = await send('Take your time')
