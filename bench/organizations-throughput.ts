@@ -24,6 +24,28 @@ async function signUp(base: string): Promise<string> {
   return response.headers.get('set-auth-token') ?? ''
 }
 
+type PoolStats = {
+  global: { provisioning: number }
+  packs: Record<string, { ready: number; target: number }>
+}
+
+/**
+ * A fresh server fills its dev-box pool first (template copies, dev servers starting): that is
+ * start-up work, not the API's, so the measurement waits for it (the first user is an admin).
+ */
+async function waitForFullPool(base: string, token: string) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const response = await fetch(`${base}/api/admin/pool/stats`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const stats = (await response.json()) as PoolStats
+    const full = Object.values(stats.packs).every((pack) => pack.ready >= pack.target)
+    if (full && stats.global.provisioning === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error('The dev-box pool did not fill within 2 minutes')
+}
+
 async function measureSprout(label: string, environment: Record<string, string>, port: number) {
   const server = await startServerProcess({
     entry: 'apps/server/src/main.ts',
@@ -38,6 +60,7 @@ async function measureSprout(label: string, environment: Record<string, string>,
   try {
     const base = `http://127.0.0.1:${port}`
     const token = await signUp(base)
+    await waitForFullPool(base, token)
     const url = `${base}/api/organizations?is_personal=true`
     await load({ url, connections, seconds: 2, headers: { authorization: `Bearer ${token}` } })
     return {
