@@ -29,7 +29,12 @@ export async function sseResponse(
 }
 
 async function writeEvents(session: EventStreamSession, outgoing: ServerResponse) {
-  const closed = once(outgoing, 'close').then(() => session.close())
+  const closed = new Promise<void>((resolve) => {
+    outgoing.once('close', () => {
+      session.close()
+      resolve()
+    })
+  })
   try {
     outgoing.writeHead(200, { ...sseHeaders, 'x-content-type-options': 'nosniff' })
     outgoing.flushHeaders()
