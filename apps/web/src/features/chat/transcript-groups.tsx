@@ -21,7 +21,7 @@ type GroupsProps = { groups: readonly BlockGroup[]; renderSecretRequest?: Render
 
 /**
  * A slice of the transcript. A delta changes only the last group, so every earlier slice skips
- * rendering: a long conversation costs a comparison of pointers per group, not a re-render.
+ * rendering: a long conversation costs one pointer comparison per slice, not a re-render.
  */
 export const TranscriptGroups = memo(
   function TranscriptGroups({ groups, renderSecretRequest }: GroupsProps) {
@@ -34,14 +34,9 @@ export const TranscriptGroups = memo(
       </div>
     )
   },
+  // useGroupedSlices hands back the same slice array while none of its groups changed.
   (previous, next) =>
-    previous.renderSecretRequest === next.renderSecretRequest &&
-    (previous.groups === next.groups ||
-      (previous.groups.length === next.groups.length &&
-        previous.groups.every((group, index) => {
-          const other = next.groups[index]
-          return other !== undefined && isSameGroup(group, other)
-        }))),
+    previous.renderSecretRequest === next.renderSecretRequest && previous.groups === next.groups,
 )
 
 type GroupProps = { group: BlockGroup; renderSecretRequest?: RenderSecretRequest }

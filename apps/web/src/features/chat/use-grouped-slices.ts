@@ -22,6 +22,8 @@ export function useGroupedSlices(
     grouping: undefined,
     slices: [],
   })
+  // A cache only: any previous grouping gives the same result, so a render React discards
+  // after updating it does no harm.
   return useMemo(() => {
     const grouping = regroupBlocks(previous.current.grouping, blocks, isRunning)
     const slices = sliceGroups(grouping.groups, previous.current.slices)

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 
 /** Slices rendered at once when a conversation opens: the newest, which fill the view. */
-export const NEWEST_SLICES = 2
+const NEWEST_SLICES = 2
 
 /**
  * The index of the first transcript slice to render. When many slices arrive at once (a
