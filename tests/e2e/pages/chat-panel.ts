@@ -65,6 +65,11 @@ export class ChatPanel {
       )
   }
 
+  /** Whether the agent is working (its interrupt button shows). */
+  async isRunning(): Promise<boolean> {
+    return (await this.interruptButton.count()) > 0
+  }
+
   async send(text: string) {
     await this.input.fill(text)
     await this.input.press('Enter')
