@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
+      { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },
       {
         test: {
           name: 'web',

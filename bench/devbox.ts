@@ -8,16 +8,31 @@ import path from 'node:path'
 import { parseConfig } from '../apps/server/src/config/config.ts'
 import { startServer } from '../apps/server/src/start-server.ts'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
+import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
+import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
 import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const creations = Number(process.env.BENCH_CREATIONS ?? 20)
 const agent = new http.Agent({ keepAlive: true })
+const socketAgent = new http.Agent({ keepAlive: true })
 
-function get(port: number, host: string, pathname: string, headers: Record<string, string> = {}) {
+function get(
+  port: number | DevServerTarget,
+  host: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+) {
+  const connection =
+    typeof port === 'number' ? { hostname: '127.0.0.1', port } : targetConnection(port)
   return new Promise<{ status: number; body: string; setCookie: string[] }>((resolve, reject) => {
     const request = http.request(
-      { hostname: '127.0.0.1', port, path: pathname, agent, headers: { ...headers, host } },
+      {
+        ...connection,
+        path: pathname,
+        agent: typeof port === 'number' ? agent : socketAgent,
+        headers: { ...headers, host },
+      },
       (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -144,7 +159,8 @@ export async function benchDevbox(): Promise<Record<string, string>> {
 
     if (!kept) throw new Error('no application kept')
     const box = warm.server.devboxes.box(kept.id)
-    const direct = new URL(box?.devServer.url() ?? '')
+    const direct = box?.devServer.target()
+    if (!direct) throw new Error('the dev server is not running')
     const cookie = await previewCookie(warm, token, kept.previewUrl, kept.previewHost)
 
     for (const [label, pathname, accept] of [
@@ -158,7 +174,7 @@ export async function benchDevbox(): Promise<Record<string, string>> {
         await get(warm.port, kept.previewHost, pathname, { cookie, accept })
         proxied.push(performance.now() - started)
         started = performance.now()
-        await get(Number(direct.port), direct.host, pathname, { accept })
+        await get(direct, 'localhost', pathname, { accept })
         straight.push(performance.now() - started)
       }
       const ratio = quantile(proxied, 0.5) / quantile(straight, 0.5)

@@ -36,6 +36,12 @@ export type SearchOptions = {
   maxMatches?: number
 }
 
+/**
+ * A box with its own network namespace is reached only through a unix socket (docs/architecture/
+ * devbox.md, "Network"); an unconfined one through a port on the server's loopback.
+ */
+export type DevServerTarget = { socketPath: string } | { host: string; port: number }
+
 export type DevServerStatus = 'stopped' | 'starting' | 'running' | 'crashed'
 
 /** File operations confined to the workspace: anything resolving outside it is refused. */
@@ -58,8 +64,8 @@ export type Devbox = {
     start: () => Promise<void>
     stop: () => Promise<void>
     status: () => DevServerStatus
-    /** `http://127.0.0.1:{port}` while running. */
-    url: () => string | undefined
+    /** Where the server reaches the dev server while it runs: a unix socket, or a loopback port. */
+    target: () => DevServerTarget | undefined
     restarts: () => number
     /** The dev server's latest output (stdout and stderr), e.g. to show a failed start. */
     logs?: () => string
@@ -86,6 +92,7 @@ export type WorkspacePathErrorCode =
   | 'not-a-file'
   | 'not-a-directory'
   | 'too-large'
+  | 'disk-full'
 
 /** Thrown for a path outside the workspace or otherwise refused; its message is shown to users. */
 export class WorkspacePathError extends Error {

@@ -8,7 +8,12 @@ import { createLocalDriver, type LocalDriver } from './drivers/local/local-drive
 import { silentLogger } from './logger.ts'
 import { createDevboxPool, type DevboxPool } from './pool.ts'
 import { createJsonFilePoolPersistence } from './pool-persistence.ts'
-import { createFakeTemplates, testCacheDir, waitFor } from './testing/devbox-test-support.ts'
+import {
+  createFakeTemplates,
+  devServerText,
+  testCacheDir,
+  waitFor,
+} from './testing/devbox-test-support.ts'
 
 let baseDirectory: string
 let templatesDir: string
@@ -73,8 +78,7 @@ describe('dev box pool', () => {
     const box = await pool.claim('vite-react')
     expect(Date.now() - startedAt).toBeLessThan(200)
     expect(box?.devServer.status()).toBe('running')
-    const page = await fetch(box?.devServer.url() ?? '')
-    expect(await page.text()).toBe('fake dev server')
+    expect(await devServerText(box?.devServer.target())).toBe('fake dev server')
     expect(readyCount(pool)).toBe(1)
 
     await waitFor(() => readyCount(pool) === 2, 30_000)
@@ -143,7 +147,7 @@ describe('dev box pool', () => {
     await waitFor(() => readyCount(pool) === 1, 30_000)
     expect(pool.stats().global.failed).toBe(2)
     const box = await pool.claim('vite-react')
-    expect(await (await fetch(box?.devServer.url() ?? '')).text()).toBe('fake dev server')
+    expect(await devServerText(box?.devServer.target())).toBe('fake dev server')
     await driver.destroy(box?.id ?? '')
   }, 60_000)
 

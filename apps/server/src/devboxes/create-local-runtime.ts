@@ -33,6 +33,10 @@ export function createLocalDevboxRuntime(
     sandbox: config.devbox.sandbox,
     hiddenPaths: [config.dataDir],
     cacheDir: config.devbox.cacheDir,
+    limits: config.devbox.limits,
+    egress: config.devbox.egress,
+    registryUrl: config.devbox.registryUrl,
+    boxUid: config.devbox.boxUid,
   })
   const pool = createDevboxPool({
     driver,
@@ -40,5 +44,11 @@ export function createLocalDevboxRuntime(
     logger,
     persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
   })
-  return createDevboxRuntime({ db, driver, pool, logger })
+  return createDevboxRuntime({
+    db,
+    driver,
+    pool,
+    logger,
+    confinement: { limits: driver.limits, enforcement: driver.enforcement },
+  })
 }

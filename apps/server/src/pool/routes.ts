@@ -8,7 +8,9 @@ import { parseJsonBody } from '../http/parse-request.ts'
 export function poolRoutes(devboxes: DevboxRuntime) {
   const app = new Hono<AppEnv>()
   app.use('/api/admin/pool/*', requirePlatformAdmin)
-  app.get('/api/admin/pool/stats', (context) => context.json(devboxes.pool.stats()))
+  app.get('/api/admin/pool/stats', (context) =>
+    context.json({ ...devboxes.pool.stats(), confinement: devboxes.confinement }),
+  )
   app.post('/api/admin/pool/cycle', async (context) => {
     const { pack_type: packType } = await parseJsonBody(context, poolCycleRequestSchema)
     void devboxes.pool.cycle(packType).catch((error: unknown) => {

@@ -1,5 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
+import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
 import { PREVIEW_COOKIE } from '../devbox-auth/preview-session.ts'
 
 const hopByHop = new Set([
@@ -16,7 +18,10 @@ const hopByHop = new Set([
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
 
 /** The request's headers for the dev server: hop-by-hop headers and Sprout's cookie removed. */
-function forwardedHeaders(request: IncomingMessage, target: URL): http.OutgoingHttpHeaders {
+function forwardedHeaders(
+  request: IncomingMessage,
+  target: DevServerTarget,
+): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {}
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || hopByHop.has(name)) continue
@@ -30,18 +35,20 @@ function forwardedHeaders(request: IncomingMessage, target: URL): http.OutgoingH
   else delete headers.cookie
   headers['x-forwarded-host'] = request.headers.host ?? ''
   headers['x-forwarded-proto'] = 'http'
-  headers.host = target.host
+  headers.host = 'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
   return headers
 }
 
 /** Streams one HTTP request to the dev server and its answer back. */
-export function proxyHttp(request: IncomingMessage, response: ServerResponse, targetBase: string) {
-  const target = new URL(targetBase)
+export function proxyHttp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: DevServerTarget,
+) {
   const upstream = http.request(
     {
       agent,
-      hostname: target.hostname,
-      port: target.port,
+      ...targetConnection(target),
       method: request.method,
       path: request.url,
       headers: forwardedHeaders(request, target),
@@ -73,12 +80,10 @@ export function proxyUpgrade(
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  targetBase: string,
+  target: DevServerTarget,
 ) {
-  const target = new URL(targetBase)
   const upstream = http.request({
-    hostname: target.hostname,
-    port: target.port,
+    ...targetConnection(target),
     method: request.method,
     path: request.url,
     headers: {

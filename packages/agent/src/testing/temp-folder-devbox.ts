@@ -164,7 +164,7 @@ export async function createTempFolderDevbox(): Promise<TempFolderDevbox> {
       start: async () => {},
       stop: async () => {},
       status: () => 'running',
-      url: () => undefined,
+      target: () => undefined,
       restarts: () => 0,
     },
     checkpoint: async () => undefined,

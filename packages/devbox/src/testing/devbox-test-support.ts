@@ -1,8 +1,12 @@
+import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
-import { bubblewrapWorks, findBubblewrap } from '../drivers/local/sandbox.ts'
+import { requestDevServer } from '../dev-server-request.ts'
+import type { DevServerTarget } from '../devbox-driver.ts'
+import { createBoxExec } from '../drivers/local/box-exec.ts'
+import { bubblewrapWorks, findBubblewrap, type Sandbox } from '../drivers/local/sandbox.ts'
 
 export const templatesDir = path.resolve(import.meta.dirname, '../../../../templates')
 
@@ -23,15 +27,15 @@ export async function waitFor(
   }
 }
 
-export async function answersHttp(url: string | undefined): Promise<boolean> {
-  if (!url) return false
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
-    await response.body?.cancel()
-    return true
-  } catch {
-    return false
-  }
+export { devServerAnswers as answersHttp } from '../dev-server-request.ts'
+
+/** The text of one page of a box's dev server, through whatever path the server uses. */
+export async function devServerText(
+  target: DevServerTarget | undefined,
+  requestPath = '/',
+  headers: Record<string, string> = {},
+): Promise<string> {
+  return (await requestDevServer(target, requestPath, { headers })).body
 }
 
 /**
@@ -73,4 +77,29 @@ export async function createFakeTemplates(directory: string): Promise<string> {
     await writeFile(path.join(template, name), content)
   }
   return directory
+}
+
+/**
+ * Runs commands in `workspacePath` confined as a box of `sandbox` (its own network, uid and
+ * limits where this machine allows them); `release` kills what is left and frees the box.
+ */
+export function createTestBoxExec(sandbox: Sandbox, workspacePath: string, boxId = 'test-box') {
+  const boxSandbox = sandbox.forBox({ boxId, workspacePath })
+  if (boxSandbox.owner) {
+    execFileSync('chown', ['-R', `${boxSandbox.owner.uid}:${boxSandbox.owner.gid}`, workspacePath])
+  }
+  const stopAll = new AbortController()
+  return {
+    exec: createBoxExec({
+      workspacePath,
+      sandbox: boxSandbox,
+      stopAll: stopAll.signal,
+      diskLimitMb: sandbox.limits.diskMb,
+    }),
+    boxSandbox,
+    release: async () => {
+      stopAll.abort()
+      await boxSandbox.release()
+    },
+  }
 }

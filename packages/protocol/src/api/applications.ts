@@ -45,9 +45,30 @@ export const deployResponseSchema = z.object({ success: z.literal(true), prod_ur
 export const packTypeSchema = z.enum(['vite-react'])
 export const poolCycleRequestSchema = z.object({ pack_type: packTypeSchema })
 
-/** SPEC §3 Pool stats. */
+/** The limits each dev box gets, and what enforces each part of its confinement on this server. */
+export const devboxConfinementSchema = z.object({
+  limits: z.object({
+    pids: z.number(),
+    memoryMb: z.number(),
+    cpus: z.number(),
+    diskMb: z.number(),
+  }),
+  enforcement: z.object({
+    filesystem: z.string(),
+    network: z.string(),
+    user: z.string(),
+    pids: z.string(),
+    memory: z.string(),
+    cpu: z.string(),
+    disk: z.string(),
+  }),
+})
+export type DevboxConfinement = z.infer<typeof devboxConfinementSchema>
+
+/** SPEC §3 Pool stats, plus the boxes' confinement (docs/architecture/devbox.md). */
 export const poolStatsSchema = z.object({
   global: z.object({ provisioning: z.number(), failed: z.number() }),
   packs: z.record(z.string(), z.object({ ready: z.number(), target: z.number() })),
+  confinement: devboxConfinementSchema.optional(),
 })
 export type PoolStats = z.infer<typeof poolStatsSchema>

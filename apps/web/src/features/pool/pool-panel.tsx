@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { classNames } from '../../lib/class-names.ts'
+import { ConfinementCard } from './confinement-card.tsx'
 import { useCyclePool } from './use-cycle-pool.ts'
 import { usePoolStats } from './use-pool-stats.ts'
 
@@ -103,6 +104,7 @@ export function PoolPanel() {
               <p className="px-4 py-6 text-center text-sm text-zinc-500">No pack types</p>
             )}
           </div>
+          {stats.data.confinement && <ConfinementCard confinement={stats.data.confinement} />}
         </div>
       )}
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExecOptions, ExecResult } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
 import { silentLogger } from '../../logger.ts'
-import { createBoxExec } from './box-exec.ts'
+import { createTestBoxExec } from '../../testing/devbox-test-support.ts'
 import { bubblewrapWorks, createSandbox, findBubblewrap } from './sandbox.ts'
 
 const bubblewrapPath = findBubblewrap()
@@ -39,15 +39,18 @@ describe.each([
   { mode: 'plain', sandbox: 'off' as const, skip: false },
 ])('exec ($mode)', ({ sandbox: mode, skip }) => {
   let exec: (command: string, options: ExecOptions) => Promise<ExecResult>
+  let release: () => Promise<void>
+  let inside: string
 
   beforeAll(() => {
     const sandbox = createSandbox({ mode, hiddenPaths: [baseDirectory], logger: silentLogger })
-    exec = createBoxExec({
-      workspacePath: workspace,
-      sandbox,
-      stopAll: new AbortController().signal,
-    })
+    const box = createTestBoxExec(sandbox, workspace, `exec-${mode}`)
+    exec = box.exec
+    release = box.release
+    // Sandboxed, the workspace appears at one fixed path; plain, at its own.
+    inside = box.boxSandbox.workspaceInside
   })
+  afterAll(() => release())
 
   it.skipIf(skip)('streams output while the command runs', async () => {
     const chunks: { text: string; at: number }[] = []
@@ -77,11 +80,11 @@ describe.each([
       },
     )
     delete process.env.SPROUT_TEST_PRODUCT_SECRET
-    expect(result.output).toBe(`[] ${workspace} hello\n${process.version}\n`)
+    expect(result.output).toBe(`[] ${inside} hello\n${process.version}\n`)
   })
 
   it.skipIf(skip)('runs in a folder of the workspace and refuses one outside', async () => {
-    expect((await exec('pwd', { timeoutSeconds: 5, cwd: 'src' })).output).toBe(`${workspace}/src\n`)
+    expect((await exec('pwd', { timeoutSeconds: 5, cwd: 'src' })).output).toBe(`${inside}/src\n`)
     await expect(exec('pwd', { timeoutSeconds: 5, cwd: '..' })).rejects.toBeInstanceOf(
       WorkspacePathError,
     )

@@ -1,20 +1,24 @@
 import type { ExecOptions, ExecResult } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
 import { boxEnvironment } from './box-environment.ts'
+import type { BoxSandbox } from './box-sandbox.ts'
 import { runCommand } from './run-command.ts'
-import type { Sandbox } from './sandbox.ts'
 import { resolveWorkspacePath } from './workspace-path.ts'
+import { diskLimitMessage, measureWorkspaceBytes } from './workspace-usage.ts'
 
 const maxTimeoutSeconds = 60 * 60
+const diskCheckIntervalMs = 1000
 
 /**
- * Runs `bash -lc command` in the workspace, inside the sandbox when there is one. `stopAll`
- * (the box being destroyed) aborts every command still running.
+ * Runs `bash -lc command` in the workspace, inside the box's sandbox. `stopAll` (the box being
+ * destroyed) aborts every command still running. A command is refused while the workspace is
+ * over its disk limit, and stopped when it grows past it.
  */
 export function createBoxExec(input: {
   workspacePath: string
-  sandbox: Sandbox
+  sandbox: BoxSandbox
   stopAll: AbortSignal
+  diskLimitMb: number
 }) {
   return async (command: string, options: ExecOptions): Promise<ExecResult> => {
     if (!(options.timeoutSeconds > 0) || options.timeoutSeconds > maxTimeoutSeconds) {
@@ -29,20 +33,45 @@ export function createBoxExec(input: {
         'not-a-directory',
       )
     }
-    const environment = boxEnvironment(input.workspacePath, options.env)
-    return runCommand({
-      argv: input.sandbox.commandFor({
-        workspacePath: input.workspacePath,
-        cwd: cwd.absolutePath,
-        script: command,
-        path: environment.PATH ?? '',
-      }),
-      cwd: cwd.absolutePath,
-      env: environment,
-      timeoutSeconds: options.timeoutSeconds,
-      signal: options.signal ? AbortSignal.any([options.signal, input.stopAll]) : input.stopAll,
-      onOutput: options.onOutput,
-      outputLimitBytes: options.outputLimitBytes,
+    await input.sandbox.assertDiskSpace()
+    await input.sandbox.prepare()
+    const environment = boxEnvironment(input.sandbox.workspaceInside, {
+      ...options.env,
+      ...input.sandbox.environment,
     })
+    const overDisk = new AbortController()
+    let overDiskMessage: string | undefined
+    const diskWatch = setInterval(() => {
+      void measureWorkspaceBytes(input.workspacePath).then((used) => {
+        if (used <= input.diskLimitMb * 1024 * 1024 || overDisk.signal.aborted) return
+        overDiskMessage = diskLimitMessage(used, input.diskLimitMb)
+        overDisk.abort()
+      })
+    }, diskCheckIntervalMs)
+    try {
+      const result = await runCommand({
+        argv: input.sandbox.commandFor({
+          cwd: cwd.absolutePath,
+          script: command,
+          path: environment.PATH ?? '',
+        }),
+        cwd: cwd.absolutePath,
+        env: environment,
+        timeoutSeconds: options.timeoutSeconds,
+        signal: AbortSignal.any(
+          [options.signal, input.stopAll, overDisk.signal].filter(
+            (signal): signal is AbortSignal => signal !== undefined,
+          ),
+        ),
+        onOutput: options.onOutput,
+        outputLimitBytes: options.outputLimitBytes,
+      })
+      if (!overDiskMessage) return result
+      const notice = `\n[Stopped: ${overDiskMessage}]\n`
+      options.onOutput?.(notice)
+      return { ...result, aborted: false, output: `${result.output}${notice}` }
+    } finally {
+      clearInterval(diskWatch)
+    }
   }
 }

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
+import { devServerAnswers } from '../../dev-server-request.ts'
 import type { Devbox, DevServerStatus } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { boxEnvironment } from './box-environment.ts'
+import type { BoxSandbox } from './box-sandbox.ts'
 import { findFreePort, isPortFree } from './free-port.ts'
 import { killProcessGroup, signalProcessGroup } from './process-group.ts'
-import type { Sandbox } from './sandbox.ts'
 
 const startTimeoutMs = 60_000
 const maxStartAttempts = 3
@@ -29,7 +30,7 @@ export type DevServer = Devbox['devServer'] & {
 export function createDevServer(input: {
   boxId: string
   workspacePath: string
-  sandbox: Sandbox
+  sandbox: BoxSandbox
   logger: DevboxLogger
   env?: Record<string, string>
 }): DevServer {
@@ -52,14 +53,20 @@ export function createDevServer(input: {
 
   const launch = async (attempt = 1): Promise<void> => {
     status = 'starting'
-    port = port !== undefined && (await isPortFree(port)) ? port : await findFreePort()
+    await input.sandbox.prepare()
+    const fixedPort = input.sandbox.fixedDevPort
+    port =
+      fixedPort ?? (port !== undefined && (await isPortFree(port)) ? port : await findFreePort())
     if (stopRequested()) {
       status = 'stopped'
       return
     }
-    const environment = boxEnvironment(input.workspacePath, { ...input.env, PORT: String(port) })
+    const environment = boxEnvironment(input.sandbox.workspaceInside, {
+      ...input.env,
+      ...input.sandbox.environment,
+      PORT: String(port),
+    })
     const [command, ...args] = input.sandbox.commandFor({
-      workspacePath: input.workspacePath,
       cwd: input.workspacePath,
       script: 'exec npm run dev',
       path: environment.PATH ?? '',
@@ -80,10 +87,10 @@ export function createDevServer(input: {
     })
     serverProcess.on('exit', (code, signal) => onExit(serverProcess, code, signal))
 
-    const url = `http://127.0.0.1:${port}`
+    const target = input.sandbox.devServerTarget(port)
     const deadline = Date.now() + startTimeoutMs
     while (child === serverProcess && !stopRequested()) {
-      if (await answers(url)) {
+      if (await devServerAnswers(target)) {
         status = 'running'
         runningSince = Date.now()
         return
@@ -96,7 +103,7 @@ export function createDevServer(input: {
     }
     if (stopRequested()) return
     // Another process took the port between choosing it and the server binding it.
-    if (attempt < maxStartAttempts && !(await isPortFree(port))) {
+    if (fixedPort === undefined && attempt < maxStartAttempts && !(await isPortFree(port))) {
       port = undefined
       return launch(attempt + 1)
     }
@@ -175,20 +182,10 @@ export function createDevServer(input: {
       status = 'stopped'
     },
     status: () => status,
-    url: () =>
-      status === 'running' && port !== undefined ? `http://127.0.0.1:${port}` : undefined,
+    target: () =>
+      status === 'running' && port !== undefined ? input.sandbox.devServerTarget(port) : undefined,
     restarts: () => restarts,
     logs: () => logs,
     processGroupId: () => child?.pid,
-  }
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
-    await response.body?.cancel()
-    return true
-  } catch {
-    return false
   }
 }

@@ -5,11 +5,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDeploy } from '../../deploy.ts'
+import { requestDevServer } from '../../dev-server-request.ts'
 import { silentLogger } from '../../logger.ts'
 import { resolveDeployFile } from '../../resolve-deploy-file.ts'
 import {
   answersHttp,
   createFakeTemplates,
+  devServerText,
   hasBubblewrap,
   templatesDir,
   testCacheDir,
@@ -47,15 +49,15 @@ describe('local driver with the vite-react template', () => {
   it('provisions a git workspace whose dev server serves the starter page', async () => {
     expect(box.workspacePath).toBe(path.join(await realpath(rootDir), 'workspaces', box.id))
     expect(box.devServer.status()).toBe('running')
-    const url = box.devServer.url()
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-
-    const page = await fetch(`${url}/`, { headers: { host: 'my-app.preview.localhost:3000' } })
+    const target = box.devServer.target()
+    const page = await requestDevServer(target, '/', {
+      headers: { host: 'my-app.preview.localhost:3000' },
+    })
     expect(page.status).toBe(200)
-    const html = await page.text()
+    const html = page.body
     expect(html).toContain('<title>My Sprout App</title>')
     expect(html).toContain('<div id="root"></div>')
-    const app = await (await fetch(`${url}/src/App.tsx`)).text()
+    const app = await devServerText(target, '/src/App.tsx')
     expect(app).toContain('Your app starts here.')
 
     const log = await box.exec('git log --format="%an <%ae> %s"', { timeoutSeconds: 10 })
@@ -68,8 +70,8 @@ describe('local driver with the vite-react template', () => {
     const second = await driver.provision('vite-react', { id: 'second-box' })
     const durationMs = Date.now() - startedAt
     expect(durationMs).toBeLessThan(15_000)
-    expect(second.devServer.url()).not.toBe(box.devServer.url())
-    expect(await answersHttp(second.devServer.url())).toBe(true)
+    expect(second.devServer.target()).not.toEqual(box.devServer.target())
+    expect(await answersHttp(second.devServer.target())).toBe(true)
     await driver.destroy('second-box')
   }, 30_000)
 
@@ -106,31 +108,31 @@ describe('local driver with the vite-react template', () => {
     await waitFor(() => box.devServer.status() !== 'running')
     await waitFor(() => box.devServer.status() === 'running', 30_000)
     expect(box.devServer.restarts()).toBe(1)
-    expect(await answersHttp(box.devServer.url())).toBe(true)
+    expect(await answersHttp(box.devServer.target())).toBe(true)
   }, 40_000)
 
   it('reopens a box after a server restart with its workspace intact', async () => {
-    const oldUrl = box.devServer.url()
+    const oldTarget = box.devServer.target()
     const oldGroupId = box.devServer.processGroupId() ?? 0
     await driver.shutdown()
     expect(box.devServer.status()).toBe('stopped')
     expect(isProcessGroupAlive(oldGroupId)).toBe(false)
-    expect(await answersHttp(oldUrl)).toBe(false)
+    expect(await answersHttp(oldTarget)).toBe(false)
 
     const again = await reopened.open(box.id, 'vite-react')
     expect(again.devServer.status()).toBe('running')
-    expect(await answersHttp(again.devServer.url())).toBe(true)
+    expect(await answersHttp(again.devServer.target())).toBe(true)
     expect(await again.files.read('src/greeting.ts')).toContain('hello')
     box = again
   }, 40_000)
 
   it('destroys a box: workspace removed, processes gone', async () => {
     const groupId = box.devServer.processGroupId() ?? 0
-    const url = box.devServer.url()
+    const target = box.devServer.target()
     await reopened.destroy(box.id)
     expect(existsSync(box.workspacePath)).toBe(false)
     expect(isProcessGroupAlive(groupId)).toBe(false)
-    expect(await answersHttp(url)).toBe(false)
+    expect(await answersHttp(target)).toBe(false)
     const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     expect(processes).not.toContain(box.workspacePath)
     await expect(reopened.open(box.id, 'vite-react')).rejects.toThrow(/has no workspace/)
@@ -152,7 +154,7 @@ describe('local driver without a sandbox (DEVBOX_SANDBOX=off)', () => {
       expect(driver.sandboxed).toBe(false)
       expect(warnings).toEqual([expect.stringContaining('sandbox is off')])
       const box = await driver.provision('vite-react')
-      expect(await (await fetch(box.devServer.url() ?? '')).text()).toBe('fake dev server')
+      expect(await devServerText(box.devServer.target())).toBe('fake dev server')
       process.env.SPROUT_TEST_PRODUCT_SECRET = 'do-not-leak'
       const result = await box.exec(
         'echo "[$SPROUT_TEST_PRODUCT_SECRET]" && git log --oneline | wc -l',

@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
-import { copyFile, cp, mkdir, realpath, rm } from 'node:fs/promises'
+import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
+import type { EgressPolicy } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
+import type { BoxLimits } from './box-cgroup.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { createBoxExec } from './box-exec.ts'
 import { checkpointWorkspace } from './checkpoint.ts'
 import { createDependencyCache } from './dependency-cache.ts'
 import { createDevServer, type DevServer } from './dev-server.ts'
-import { createSandbox, type SandboxMode } from './sandbox.ts'
+import { createSandbox, type Enforcement, type SandboxMode } from './sandbox.ts'
 import { createWorkspaceFiles } from './workspace-files.ts'
 
 const runFile = promisify(execFile)
@@ -32,6 +34,14 @@ export type LocalDriverOptions = {
   cacheDir?: string
   /** Extra environment for dev servers, e.g. HMR_CLIENT_PORT. */
   devServerEnv?: Record<string, string>
+  /** Per-box limits (DEVBOX_PIDS, DEVBOX_MEMORY_MB, DEVBOX_CPUS, DEVBOX_DISK_MB). */
+  limits?: Partial<BoxLimits>
+  /** DEVBOX_EGRESS: what the egress proxy lets boxes reach. */
+  egress?: EgressPolicy
+  /** The npm registry the server uses: the one host `egress: 'registry'` allows. */
+  registryUrl?: string
+  /** The unprivileged uid (and gid) box processes run as when the server is root. */
+  boxUid?: number
 }
 
 export type LocalDevbox = Devbox & { devServer: DevServer }
@@ -41,9 +51,12 @@ export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
   open: (id: string, packType: PackType) => Promise<LocalDevbox>
   /** True when commands and dev servers run under bubblewrap. */
   sandboxed: boolean
+  /** What confines boxes on this machine, and the limits each box gets. */
+  enforcement: Enforcement
+  limits: BoxLimits
 }
 
-type AttachedBox = { box: LocalDevbox; stopAll: AbortController }
+type AttachedBox = { box: LocalDevbox; stopAll: AbortController; release: () => Promise<void> }
 
 /** Dev boxes as folders on this machine, each with a dev-server process (DESIGN §6). */
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
@@ -56,6 +69,10 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     mode: options.sandbox ?? 'auto',
     hiddenPaths: [rootDir, ...(options.hiddenPaths ?? [])],
     logger,
+    limits: options.limits,
+    egress: options.egress,
+    registryUrl: options.registryUrl,
+    boxUid: options.boxUid,
   })
   const cache = createDependencyCache({
     cacheDir: options.cacheDir ?? path.join(rootDir, 'cache'),
@@ -83,24 +100,38 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
   const attach = async (id: string, packType: PackType): Promise<AttachedBox> => {
     const workspacePath = await realpath(workspacePathOf(id))
+    const boxSandbox = sandbox.forBox({ boxId: id, workspacePath })
+    if (boxSandbox.owner) await ensureOwner(workspacePath, boxSandbox.owner)
     const stopAll = new AbortController()
-    const exec = createBoxExec({ workspacePath, sandbox, stopAll: stopAll.signal })
+    const exec = createBoxExec({
+      workspacePath,
+      sandbox: boxSandbox,
+      stopAll: stopAll.signal,
+      diskLimitMb: sandbox.limits.diskMb,
+    })
+    const files = createWorkspaceFiles(workspacePath, { owner: boxSandbox.owner })
     const box: LocalDevbox = {
       id,
       packType,
       workspacePath,
-      files: createWorkspaceFiles(workspacePath),
+      files: {
+        ...files,
+        write: async (relativePath, content) => {
+          await boxSandbox.assertDiskSpace()
+          await files.write(relativePath, content)
+        },
+      },
       exec,
       devServer: createDevServer({
         boxId: id,
         workspacePath,
-        sandbox,
+        sandbox: boxSandbox,
         logger,
         env: options.devServerEnv,
       }),
       checkpoint: (message) => checkpointWorkspace(exec, message),
     }
-    const entry = { box, stopAll }
+    const entry = { box, stopAll, release: boxSandbox.release }
     attached.set(id, entry)
     return entry
   }
@@ -111,6 +142,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     attached.delete(id)
     entry.stopAll.abort()
     await entry.box.devServer.stop()
+    await entry.release()
   }
 
   const destroy = async (id: string) => {
@@ -121,6 +153,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
   return {
     sandboxed: sandbox.enabled,
+    enforcement: sandbox.enforcement,
+    limits: sandbox.limits,
 
     provision: async (packType, provisionOptions = {}) => {
       const startedAt = Date.now()
@@ -203,6 +237,13 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       await Promise.all([...attached.keys()].map((id) => detach(id)))
     },
   }
+}
+
+/** The workspace belongs to the box's uid (a workspace made before confinement is handed over). */
+async function ensureOwner(workspacePath: string, owner: { uid: number; gid: number }) {
+  const current = await stat(workspacePath)
+  if (current.uid === owner.uid && current.gid === owner.gid) return
+  await runFile('chown', ['-R', '--no-dereference', `${owner.uid}:${owner.gid}`, workspacePath])
 }
 
 async function initializeRepository(workspacePath: string, packType: PackType) {

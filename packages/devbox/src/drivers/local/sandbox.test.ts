@@ -4,8 +4,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../logger.ts'
-import { createFakeTemplates, testCacheDir } from '../../testing/devbox-test-support.ts'
-import { createBoxExec } from './box-exec.ts'
+import {
+  createFakeTemplates,
+  createTestBoxExec,
+  testCacheDir,
+} from '../../testing/devbox-test-support.ts'
 import { createLocalDriver } from './local-driver.ts'
 import { bubblewrapWorks, createSandbox, findBubblewrap } from './sandbox.ts'
 
@@ -38,19 +41,19 @@ describe('sandbox', () => {
     await rm(baseDirectory, { recursive: true, force: true })
   })
 
-  const execInBoxA = (command: string) => {
+  const execInBoxA = async (command: string) => {
     const sandbox = createSandbox({
       mode: 'auto',
       hiddenPaths: [rootDir, dataDir],
       logger: silentLogger,
     })
     expect(sandbox.enabled).toBe(true)
-    const exec = createBoxExec({
-      workspacePath: boxA,
-      sandbox,
-      stopAll: new AbortController().signal,
-    })
-    return exec(command, { timeoutSeconds: 10 })
+    const box = createTestBoxExec(sandbox, boxA, 'box-a')
+    try {
+      return await box.exec(command, { timeoutSeconds: 10 })
+    } finally {
+      await box.release()
+    }
   }
 
   it.skipIf(!hasBubblewrap)(
@@ -62,7 +65,7 @@ describe('sandbox', () => {
           `ls ${rootDir}/workspaces`,
           `cat ${dataDir}/vault.key || echo "no data dir"`,
           'echo tampered > /etc/sprout-test 2>/dev/null || echo "system is read-only"',
-          `echo mine > ${boxA}/written.txt && echo "own workspace is writable"`,
+          'echo mine > written.txt && echo "own workspace is writable"',
         ].join('\n'),
       )
       expect(result.output).not.toContain('box B private')
@@ -71,7 +74,7 @@ describe('sandbox', () => {
       expect(result.output).toContain('no data dir')
       expect(result.output).toContain('system is read-only')
       expect(result.output).toContain('own workspace is writable')
-      expect(result.output.split('\n')).toContain('box-a')
+      expect(result.output.split('\n')).not.toContain('box-a')
       expect(result.output.split('\n')).not.toContain('box-b')
       expect(await readFile(path.join(boxA, 'written.txt'), 'utf8')).toBe('mine\n')
       expect(existsSync('/etc/sprout-test')).toBe(false)
@@ -120,7 +123,7 @@ describe('sandbox', () => {
           { timeoutSeconds: 10 },
         )
         expect(result.output).not.toContain('second box private')
-        expect(result.output.split('\n')).toContain('first')
+        expect(result.output.split('\n')).not.toContain('first')
         expect(result.output.split('\n')).not.toContain('second')
         expect(result.output.trim().split('\n').at(-1)).toBe('0')
       } finally {

@@ -1,0 +1,49 @@
+import http from 'node:http'
+import type { DevServerTarget } from './devbox-driver.ts'
+
+/** The connection options of node:http for a dev server target. */
+export function targetConnection(target: DevServerTarget): http.RequestOptions {
+  return 'socketPath' in target
+    ? { socketPath: target.socketPath }
+    : { hostname: target.host, port: target.port }
+}
+
+/** One GET to a dev server (readiness checks, tests); the body is read as text. */
+export function requestDevServer(
+  target: DevServerTarget | undefined,
+  requestPath = '/',
+  options: { timeoutMs?: number; headers?: http.OutgoingHttpHeaders } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    if (!target) return reject(new Error('The dev server is not running'))
+    const request = http.get(
+      {
+        ...targetConnection(target),
+        path: requestPath,
+        headers: { host: 'localhost', ...options.headers },
+        timeout: options.timeoutMs ?? 2000,
+      },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          body += chunk
+        })
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        response.on('error', reject)
+      },
+    )
+    request.on('timeout', () => request.destroy(new Error('The dev server did not answer in time')))
+    request.on('error', reject)
+  })
+}
+
+/** True when the dev server answers HTTP at all. */
+export async function devServerAnswers(target: DevServerTarget | undefined): Promise<boolean> {
+  try {
+    await requestDevServer(target)
+    return true
+  } catch {
+    return false
+  }
+}

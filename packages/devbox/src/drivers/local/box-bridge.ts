@@ -1,0 +1,62 @@
+// Runs inside a box's network namespace, started by network-namespace.ts. It is the box's two
+// doors (docs/architecture/devbox.md, "Network"): the egress proxy's unix socket appears inside
+// as 127.0.0.1:{proxyPort}, and the dev server's 127.0.0.1:{devPort} appears outside as a unix
+// socket that only the server can open. It forwards bytes and understands nothing else.
+import { chmodSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import { parseArgs } from 'node:util'
+
+const { values } = parseArgs({
+  options: {
+    'egress-socket': { type: 'string' },
+    'proxy-port': { type: 'string' },
+    'dev-socket': { type: 'string' },
+    'dev-port': { type: 'string' },
+  },
+})
+const egressSocket = values['egress-socket']
+const devSocket = values['dev-socket']
+const proxyPort = Number(values['proxy-port'])
+const devPort = Number(values['dev-port'])
+if (!egressSocket || !devSocket || !proxyPort || !devPort) {
+  console.error('box-bridge needs --egress-socket, --proxy-port, --dev-socket and --dev-port')
+  process.exit(2)
+}
+
+function joinSockets(inbound: net.Socket, connectOutbound: () => net.Socket) {
+  const outbound = connectOutbound()
+  inbound.pipe(outbound).pipe(inbound)
+  inbound.on('error', () => outbound.destroy())
+  outbound.on('error', () => inbound.destroy())
+  inbound.on('close', () => outbound.destroy())
+  outbound.on('close', () => inbound.destroy())
+}
+
+const proxyDoor = net.createServer((socket) =>
+  joinSockets(socket, () => net.connect({ path: egressSocket })),
+)
+const devDoor = net.createServer((socket) =>
+  joinSockets(socket, () => net.connect({ host: '127.0.0.1', port: devPort })),
+)
+
+rmSync(devSocket, { force: true })
+let listening = 0
+const ready = () => {
+  listening += 1
+  if (listening === 2) process.stdout.write(`ready ${process.pid}\n`)
+}
+proxyDoor.listen({ host: '127.0.0.1', port: proxyPort }, ready)
+devDoor.listen({ path: devSocket }, () => {
+  chmodSync(devSocket, 0o600)
+  ready()
+})
+for (const server of [proxyDoor, devDoor]) {
+  server.on('error', (error) => {
+    console.error(`box-bridge: ${error.message}`)
+    process.exit(1)
+  })
+}
+// The server holds our stdin open; when it goes away, so do we.
+process.stdin.on('end', () => process.exit(0))
+process.stdin.on('error', () => process.exit(0))
+process.stdin.resume()

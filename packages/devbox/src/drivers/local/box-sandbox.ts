@@ -1,0 +1,221 @@
+import { readdirSync, statSync } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import path from 'node:path'
+import type { DevServerTarget } from '../../devbox-driver.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import { type BoxCgroup, type BoxLimits, createBoxCgroup } from './box-cgroup.ts'
+import { type BoxNetwork, startBoxNetwork } from './network-namespace.ts'
+import type { SandboxTools } from './sandbox.ts'
+import { shellQuote } from './sandbox.ts'
+import { assertWithinDiskLimit } from './workspace-usage.ts'
+
+/** Inside its own namespace every box's dev server and egress door use the same ports. */
+export const boxDevPort = 5173
+export const boxProxyPort = 3128
+const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
+/**
+ * Where the workspace appears inside the sandbox: the same for every box, so app code learns no
+ * host path, and reachable by the box's uid whatever the permissions of the folders above
+ * DATA_DIR.
+ */
+export const workspaceInside = '/home/sprout/app'
+const maxTmpBytes = 256 * 1024 * 1024
+
+export type BoxSandbox = {
+  /** The workspace's path as the box's processes see it (HOME, the working directory). */
+  workspaceInside: string
+  /** The uid/gid that owns the workspace and runs its processes; undefined: the server's own. */
+  owner: { uid: number; gid: number } | undefined
+  /** The dev server's port when the box has its own network (else a free host port is used). */
+  fixedDevPort: number | undefined
+  /** Starts what the box's processes need (network, egress door, cgroups); idempotent. */
+  prepare: () => Promise<void>
+  /** The argv that runs `script` with bash as a login shell inside the box. */
+  commandFor: (input: { cwd: string; script: string; path: string }) => string[]
+  /** Variables every process of the box gets (the egress proxy). */
+  environment: Record<string, string>
+  /** How the server reaches the dev server listening on `port` inside the box. */
+  devServerTarget: (port: number) => DevServerTarget
+  /** Throws a clear error while the workspace is over its disk limit. */
+  assertDiskSpace: () => Promise<void>
+  /** Kills every process of the box and removes its namespace, cgroups and sockets. */
+  release: () => Promise<void>
+}
+
+export function createBoxSandbox(input: {
+  boxId: string
+  workspacePath: string
+  tools: SandboxTools
+  limits: BoxLimits
+  mountArguments: string[]
+  logger: DevboxLogger
+}): BoxSandbox {
+  const { tools, limits, boxId, workspacePath } = input
+  const boxRunDirectory = path.join(tools.runDirectory, boxId)
+  const confinedNetwork = tools.egress !== undefined && tools.nsenterPath !== undefined
+  let network: BoxNetwork | undefined
+  let closeEgress: (() => Promise<void>) | undefined
+  let cgroup: BoxCgroup | undefined
+  let preparing: Promise<void> | undefined
+
+  const prepareOnce = async () => {
+    if (tools.cgroups && !cgroup) cgroup = createBoxCgroup(tools.cgroups, boxId, limits)
+    if (!confinedNetwork || !tools.egress || !tools.bubblewrapPath) return
+    if (network?.alive()) return
+    await network?.stop()
+    await mkdir(boxRunDirectory, { recursive: true, mode: 0o700 })
+    const egressSocketPath = path.join(boxRunDirectory, 'egress.sock')
+    closeEgress ??= await tools.egress.listen(egressSocketPath, boxId)
+    network = await startBoxNetwork({
+      bubblewrapPath: tools.bubblewrapPath,
+      boxId,
+      egressSocketPath,
+      devSocketPath: path.join(boxRunDirectory, 'dev.sock'),
+      proxyPort: boxProxyPort,
+      devPort: boxDevPort,
+      logger: input.logger,
+    })
+  }
+
+  const limitScript = () => {
+    const lines = [`ulimit -f ${limits.diskMb * 1024} 2>/dev/null`, 'ulimit -c 0']
+    if (tools.bubblewrapPath && !tools.cgroups) {
+      // Without cgroups RLIMIT_NPROC is what is left; it counts every process of the user.
+      lines.push(`ulimit -u ${limits.pids + processesOfCurrentUser()} 2>/dev/null`)
+    }
+    return lines.join('\n')
+  }
+
+  const insidePath = (hostPath: string) =>
+    tools.bubblewrapPath
+      ? path.posix.join(workspaceInside, path.relative(workspacePath, hostPath))
+      : hostPath
+
+  const commandFor: BoxSandbox['commandFor'] = ({ cwd, script, path: searchPath }) => {
+    // A login shell reads /etc/profile, which resets PATH; put the box's PATH back first.
+    const loginScript = `export PATH=${shellQuote(searchPath)}\n${limitScript()}\n${script}`
+    if (!tools.bubblewrapPath) return ['bash', '-lc', loginScript]
+    const user = tools.boxUser
+    const argv: string[] = []
+    if (cgroup && cgroup.procsFiles.length > 0) {
+      // Joins the box's cgroups before anything of the box runs, so nothing escapes the limits.
+      const join = cgroup.procsFiles.map((file) => `echo $$ > ${shellQuote(file)}`).join(' && ')
+      argv.push('/bin/sh', '-c', `${join} && exec "$@"`, 'sh')
+    }
+    if (confinedNetwork && network && tools.nsenterPath) {
+      argv.push(tools.nsenterPath, `--net=${network.namespacePath()}`, '--')
+    }
+    argv.push(
+      tools.bubblewrapPath,
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--size',
+      String(Math.min(maxTmpBytes, limits.memoryMb * 1024 * 1024)),
+      '--tmpfs',
+      '/tmp',
+      ...input.mountArguments,
+      ...(user
+        ? [
+            '--ro-bind',
+            path.join(tools.runDirectory, 'passwd'),
+            '/etc/passwd',
+            '--ro-bind',
+            path.join(tools.runDirectory, 'group'),
+            '/etc/group',
+          ]
+        : []),
+      // bubblewrap makes missing parents 0700 (root's); the box's uid must pass through it.
+      '--perms',
+      '0755',
+      '--dir',
+      path.posix.dirname(workspaceInside),
+      '--bind',
+      workspacePath,
+      workspaceInside,
+      '--chdir',
+      insidePath(cwd),
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--hostname',
+      'sprout-box',
+      '--unshare-cgroup-try',
+      '--die-with-parent',
+    )
+    if (user && tools.setprivPath) {
+      // bubblewrap keeps root's capabilities for setpriv, which drops them all with the uid.
+      argv.push(
+        '--',
+        tools.setprivPath,
+        `--reuid=${user.uid}`,
+        `--regid=${user.gid}`,
+        '--clear-groups',
+        '--no-new-privs',
+        '--bounding-set=-all',
+        '--inh-caps=-all',
+        '--',
+      )
+    } else {
+      argv.push('--cap-drop', 'ALL', '--')
+    }
+    argv.push('bash', '-lc', loginScript)
+    return argv
+  }
+
+  return {
+    workspaceInside: tools.bubblewrapPath ? workspaceInside : workspacePath,
+    owner: tools.boxUser,
+    fixedDevPort: confinedNetwork ? boxDevPort : undefined,
+    prepare: async () => {
+      preparing ??= prepareOnce().finally(() => {
+        preparing = undefined
+      })
+      await preparing
+    },
+    commandFor,
+    environment: confinedNetwork
+      ? {
+          HTTP_PROXY: proxyUrl,
+          HTTPS_PROXY: proxyUrl,
+          http_proxy: proxyUrl,
+          https_proxy: proxyUrl,
+          NO_PROXY: 'localhost,127.0.0.1,::1',
+          no_proxy: 'localhost,127.0.0.1,::1',
+          NODE_USE_ENV_PROXY: '1',
+          npm_config_proxy: proxyUrl,
+          npm_config_https_proxy: proxyUrl,
+        }
+      : {},
+    devServerTarget: (port) =>
+      confinedNetwork && network
+        ? { socketPath: network.devSocketPath }
+        : { host: '127.0.0.1', port },
+    assertDiskSpace: () => assertWithinDiskLimit(workspacePath, limits.diskMb),
+    release: async () => {
+      await cgroup?.remove()
+      cgroup = undefined
+      await network?.stop()
+      network = undefined
+      await closeEgress?.()
+      closeEgress = undefined
+      await rm(boxRunDirectory, { recursive: true, force: true })
+    },
+  }
+}
+
+function processesOfCurrentUser(): number {
+  const uid = process.getuid?.()
+  let count = 0
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (statSync(`/proc/${name}`).uid === uid) count += 1
+    } catch {}
+  }
+  return count
+}

@@ -1,0 +1,208 @@
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { chmod, rm } from 'node:fs/promises'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import net from 'node:net'
+import type { Duplex } from 'node:stream'
+import type { DevboxLogger } from '../logger.ts'
+import { isForbiddenAddress } from './forbidden-addresses.ts'
+
+/** DEVBOX_EGRESS: the public internet, only the npm registry, or nothing. */
+export type EgressPolicy = 'open' | 'registry' | 'none'
+
+export type EgressDecision =
+  | { allowed: true; address: string; port: number }
+  | { allowed: false; reason: string }
+
+export type EgressProxy = {
+  policy: EgressPolicy
+  /** Serves the proxy on a unix socket (one per box); resolves to a function that closes it. */
+  listen: (socketPath: string, boxId: string) => Promise<() => Promise<void>>
+  decide: (hostname: string, port: number) => Promise<EgressDecision>
+}
+
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+])
+const maxOpenConnections = 256
+const connectTimeoutMs = 15_000
+
+/**
+ * The only way out of a dev box (docs/architecture/devbox.md, "Network"): HTTP CONNECT and plain
+ * HTTP forwarding. It resolves each name itself and connects to the checked address, never the
+ * name again, so DNS rebinding cannot turn an allowed name into a local address.
+ */
+export function createEgressProxy(options: {
+  policy: EgressPolicy
+  /** The npm registry the server itself uses; the one host `registry` allows. */
+  registryUrl: string
+  logger: DevboxLogger
+  /** Name resolution; defaults to the system resolver. */
+  lookup?: (hostname: string) => Promise<string[]>
+}): EgressProxy {
+  const registryHost = new URL(options.registryUrl).hostname.toLowerCase()
+  const lookup =
+    options.lookup ??
+    (async (hostname: string) =>
+      (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address))
+
+  const decide = async (rawHostname: string, port: number): Promise<EgressDecision> => {
+    const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase()
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      return { allowed: false, reason: `port ${port} is not a valid port` }
+    }
+    if (options.policy === 'none') {
+      return { allowed: false, reason: 'outbound access is off for dev boxes (DEVBOX_EGRESS=none)' }
+    }
+    if (options.policy === 'registry' && (hostname !== registryHost || ![443, 80].includes(port))) {
+      return {
+        allowed: false,
+        reason: `only the npm registry (${registryHost}) is reachable from dev boxes (DEVBOX_EGRESS=registry)`,
+      }
+    }
+    let addresses: string[]
+    try {
+      addresses = net.isIP(hostname) ? [hostname] : await lookup(hostname)
+    } catch {
+      return { allowed: false, reason: `the name ${hostname} does not resolve` }
+    }
+    const forbidden = addresses.filter(isForbiddenAddress)
+    const allowed = addresses.find((address) => !isForbiddenAddress(address))
+    if (forbidden.length > 0 || allowed === undefined) {
+      return {
+        allowed: false,
+        reason: `${hostname} resolves to a local or private address (${forbidden[0] ?? 'none'}), which dev boxes may not reach`,
+      }
+    }
+    return { allowed: true, address: allowed, port }
+  }
+
+  const listen = async (socketPath: string, boxId: string) => {
+    const sockets = new Set<Duplex>()
+    const track = (socket: Duplex) => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+    }
+    const refuse = (boxHost: string, reason: string) => {
+      options.logger.info('Egress refused', { boxId, host: boxHost, reason })
+      return `Sprout's egress proxy refused ${boxHost}: ${reason}\n`
+    }
+
+    const server = http.createServer((request, response) => {
+      void forwardHttp(request, response).catch(() => response.destroy())
+    })
+    const forwardHttp = async (request: IncomingMessage, response: ServerResponse) => {
+      track(request.socket)
+      let target: URL
+      try {
+        target = new URL(request.url ?? '')
+      } catch {
+        response.writeHead(400, { 'content-type': 'text/plain' })
+        return response.end('Send absolute http:// URLs through this proxy, or use CONNECT.\n')
+      }
+      if (target.protocol !== 'http:') {
+        response.writeHead(400, { 'content-type': 'text/plain' })
+        return response.end('Only http:// is forwarded; https:// goes through CONNECT.\n')
+      }
+      const decision = await decide(target.hostname, Number(target.port || 80))
+      if (!decision.allowed) {
+        response.writeHead(403, { 'content-type': 'text/plain' })
+        return response.end(refuse(target.host, decision.reason))
+      }
+      const headers: http.OutgoingHttpHeaders = {}
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+      }
+      headers.host = target.host
+      const upstream = http.request(
+        {
+          host: decision.address,
+          port: decision.port,
+          method: request.method,
+          path: `${target.pathname}${target.search}`,
+          headers,
+          timeout: connectTimeoutMs,
+        },
+        (answer) => {
+          const answerHeaders: http.OutgoingHttpHeaders = {}
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value
+          }
+          response.writeHead(answer.statusCode ?? 502, answerHeaders)
+          answer.pipe(response)
+        },
+      )
+      upstream.on('timeout', () => upstream.destroy(new Error('timed out')))
+      upstream.on('error', (error) => {
+        if (response.headersSent) return response.destroy()
+        response.writeHead(502, { 'content-type': 'text/plain' })
+        response.end(`Sprout's egress proxy could not reach ${target.host}: ${error.message}\n`)
+      })
+      request.pipe(upstream)
+    }
+
+    server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
+      track(client)
+      client.on('error', () => client.destroy())
+      void (async () => {
+        const authority = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(request.url ?? '')
+        if (!authority) {
+          client.end('HTTP/1.1 400 Bad Request\r\n\r\nCONNECT needs host:port\n')
+          return
+        }
+        const host = authority[1] ?? ''
+        const decision = await decide(host, Number(authority[2]))
+        if (!decision.allowed) {
+          client.end(`HTTP/1.1 403 Forbidden\r\n\r\n${refuse(request.url ?? '', decision.reason)}`)
+          return
+        }
+        const upstream = net.connect({
+          host: decision.address,
+          port: decision.port,
+          timeout: connectTimeoutMs,
+        })
+        track(upstream)
+        upstream.once('timeout', () => upstream.destroy(new Error('timed out')))
+        upstream.once('connect', () => {
+          upstream.setTimeout(0)
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+          if (head.length > 0) upstream.write(head)
+          upstream.pipe(client).pipe(upstream)
+        })
+        upstream.on('error', (error) => {
+          if (upstream.connecting || upstream.bytesRead === 0) {
+            client.end(`HTTP/1.1 502 Bad Gateway\r\n\r\n${error.message}\n`)
+          } else {
+            client.destroy()
+          }
+        })
+        client.on('close', () => upstream.destroy())
+      })()
+    })
+    server.on('upgrade', (_request: IncomingMessage, client: Duplex) => {
+      client.end('HTTP/1.1 501 Not Implemented\r\n\r\nUse CONNECT for WebSockets.\n')
+    })
+    server.maxConnections = maxOpenConnections
+
+    await rm(socketPath, { force: true })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(socketPath, () => resolve())
+    })
+    await chmod(socketPath, 0o600)
+    return async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await rm(socketPath, { force: true })
+    }
+  }
+
+  return { policy: options.policy, listen, decide }
+}

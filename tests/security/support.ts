@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { runAgent } from '@sprout/agent/run-agent.ts'
+import { collectChunks } from '@sprout/agent/testing/collect-chunks.ts'
+import { startFakeAnthropic } from '@sprout/agent/testing/fake-anthropic.ts'
+import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import {
+  createLocalDriver,
+  type LocalDriver,
+  type LocalDriverOptions,
+} from '@sprout/devbox/drivers/local/local-driver.ts'
+import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox.ts'
+import {
+  createFakeTemplates,
+  hasBubblewrap,
+  testCacheDir,
+} from '@sprout/devbox/testing/devbox-test-support.ts'
+
+const isRoot = process.getuid?.() === 0
+const hasTool = (name: string) => {
+  try {
+    execFileSync('which', [name], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Why the full confinement cannot be tested here, or undefined when it can (CI: root + bwrap). */
+export const fullConfinementMissing = !findBubblewrap()
+  ? 'bubblewrap (bwrap) is not installed'
+  : !hasBubblewrap
+    ? 'bubblewrap cannot create a sandbox on this machine'
+    : !isRoot
+      ? 'network namespaces, the box uid and cgroups need the server to run as root'
+      : !hasTool('nsenter') || !hasTool('setpriv')
+        ? 'nsenter and setpriv (util-linux) are missing'
+        : undefined
+
+/** A driver with the fake template (a tiny node dev server) in a fresh folder. */
+export async function createTestDriver(options: Partial<LocalDriverOptions> = {}) {
+  const baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-security-'))
+  const driver = createLocalDriver({
+    rootDir: path.join(baseDirectory, 'devboxes'),
+    templatesDir: await createFakeTemplates(path.join(baseDirectory, 'templates')),
+    cacheDir: testCacheDir,
+    ...options,
+  })
+  return {
+    driver,
+    baseDirectory,
+    close: async () => {
+      await driver.shutdown()
+      await rm(baseDirectory, { recursive: true, force: true })
+    },
+  }
+}
+
+export type ToolCall = { name: string; input: Record<string, unknown> }
+
+/**
+ * Has a scripted model (a fake Anthropic server speaking the real wire format) make `calls` in
+ * one step through the agent's real tools on `box`; returns the tool outputs in call order.
+ */
+export async function runToolCalls(box: Devbox, calls: ToolCall[]): Promise<string[]> {
+  const server = await startFakeAnthropic([
+    { blocks: calls.map((call) => ({ type: 'tool-call' as const, ...call })) },
+    { blocks: [{ type: 'text', text: 'Done.' }] },
+  ])
+  try {
+    const log = collectChunks()
+    await runAgent({
+      model: createAnthropic({ apiKey: 'test', baseURL: server.baseUrl })('claude-sonnet-4-5'),
+      modelId: 'claude-sonnet-4-5',
+      contextWindow: 200_000,
+      system: 'You build apps.',
+      messages: [{ role: 'user', content: 'Try it.' }],
+      toolContext: { devbox: box },
+      maxRetries: 0,
+      onChunk: log.onChunk,
+    })
+    return log.chunks
+      .filter(
+        (chunk) => chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error',
+      )
+      .map((chunk) => JSON.stringify(chunk))
+  } finally {
+    await server.close()
+  }
+}
+
+/** One shell command through the agent's `shell_exec` tool. */
+export async function shell(box: Devbox, command: string, timeout = 60): Promise<string> {
+  const [output] = await runToolCalls(box, [{ name: 'shell_exec', input: { command, timeout } }])
+  return JSON.parse(output ?? '{}').output?.toString() ?? output ?? ''
+}
+
+export type { LocalDriver }
