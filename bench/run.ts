@@ -3,6 +3,7 @@
 import os from 'node:os'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
+import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchStartup } from './startup.ts'
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   startup: benchStartup,
   'organizations-throughput': benchOrganizationsThroughput,
   devbox: benchDevbox,
+  confinement: benchConfinement,
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
 }

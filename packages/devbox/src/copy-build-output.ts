@@ -30,7 +30,11 @@ export async function copyBuildOutput(
       }
       if (!entry.isFile()) continue
       if (++files > maxFiles) throw new Error(`The build output has more than ${maxFiles} files`)
-      const handle = await open(sourcePath, constants.O_RDONLY | constants.O_NOFOLLOW)
+      // O_NONBLOCK: a file swapped for a FIFO meanwhile must not hang the deploy.
+      const handle = await open(
+        sourcePath,
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      )
       try {
         const openedPath = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => sourcePath)
         const stats = await handle.stat()

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 import path from 'node:path'
 import type { DevboxLogger } from '../../logger.ts'
 
-const bridgeScript = path.join(import.meta.dirname, 'box-bridge.ts')
+const bridgeScript = path.join(import.meta.dirname, 'box-bridge.mjs')
 const startTimeoutMs = 10_000
 
 export type BoxNetwork = {

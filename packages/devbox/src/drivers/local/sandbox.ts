@@ -60,6 +60,11 @@ export type SandboxOptions = {
   registryUrl?: string
   /** The unprivileged uid/gid boxes run as when the server is root (DEVBOX_UID). */
   boxUid?: number
+  /**
+   * False keeps boxes at bubblewrap alone (the confinement before decision 012): only for
+   * benchmarks comparing the two, never set from the environment.
+   */
+  fullConfinement?: boolean
 }
 
 const bubblewrapCandidates = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']
@@ -110,7 +115,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     tools.bubblewrapPath = bubblewrap
     const nsenter = findTool('nsenter')
     const setpriv = findTool('setpriv')
-    if (isRoot && nsenter && setpriv) {
+    const full = options.fullConfinement !== false
+    if (full && isRoot && nsenter && setpriv) {
       tools.nsenterPath = nsenter
       tools.setprivPath = setpriv
       const uid = options.boxUid ?? defaultBoxUid
@@ -121,7 +127,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         logger,
       })
     }
-    tools.cgroups = detectCgroups()
+    if (full) tools.cgroups = detectCgroups()
     mkdirSync(runDirectory, { recursive: true, mode: 0o700 })
     if (tools.boxUser) writeAccountFiles(runDirectory, tools.boxUser)
   }
