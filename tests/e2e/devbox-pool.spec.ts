@@ -40,6 +40,19 @@ test('the admin sees the pool figures and cycling asks for confirmation', async 
   await expect(pool.readyOverTarget('vite-react')).toHaveText(/^[01]\/1$/)
 })
 
+test('the admin sees the limits of each devbox and what enforces them', async ({ page }) => {
+  const pool = new DevboxPoolTab(page)
+  await expect(pool.limits).toContainText('Processes256')
+  await expect(pool.limits).toContainText('Memory1,024 MB')
+  await expect(pool.limits).toContainText('CPU1 CPU')
+  await expect(pool.limits).toContainText('Disk2,048 MB')
+  // Every part says what enforces it on this machine, or that it is not enforced and why.
+  for (const part of ['filesystem', 'network', 'user', 'pids', 'memory', 'cpu', 'disk'] as const) {
+    await expect(pool.enforcement(part)).toHaveText(/\S/)
+  }
+  await expect(pool.enforcement('disk')).toContainText('2048 MB')
+})
+
 test("a failed cycle says 'Failed to cycle pool:' and the reason", async ({ page }) => {
   const pool = new DevboxPoolTab(page)
   await page.route('**/api/admin/pool/cycle', (route) =>

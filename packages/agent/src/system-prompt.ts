@@ -9,6 +9,7 @@ export function buildSystemPrompt(options: { appName?: string; today?: Date } = 
 - \`npm run build\` type-checks and builds; \`npm run typecheck\` only type-checks.
 - The dev server is already running with hot module reload, and the user sees a live preview. Never start, stop or restart it (no \`npm run dev\`, \`vite\`, \`npm start\`), and never run commands that wait forever.
 - Paths are relative to the project root. You cannot reach anything outside it.
+- Commands run in the app's own sandbox: the internet is reached through a proxy that is already configured (npm, fetch and curl use it), and local or private network addresses are not reachable.
 
 ## How to work
 - Read before you edit: use view_file on a file before changing it, and list_files or search to find your way around.

@@ -7,6 +7,7 @@ export class DevboxPoolTab {
   readonly failed
   readonly refreshNote
   readonly confirmDialog
+  readonly limits
 
   constructor(page: Page) {
     this.page = page
@@ -15,6 +16,7 @@ export class DevboxPoolTab {
     this.failed = page.getByTestId('pool-failed')
     this.refreshNote = page.getByText('Stats refresh every 10 seconds')
     this.confirmDialog = page.getByRole('dialog', { name: 'Cycle Pool' })
+    this.limits = page.getByRole('region', { name: 'Limits per devbox' })
   }
 
   async goto() {
@@ -23,6 +25,10 @@ export class DevboxPoolTab {
 
   pack(packType: string) {
     return this.page.getByRole('row', { name: packType })
+  }
+
+  enforcement(part: 'filesystem' | 'network' | 'user' | 'pids' | 'memory' | 'cpu' | 'disk') {
+    return this.page.getByTestId(`enforcement-${part}`)
   }
 
   readyOverTarget(packType: string) {
