@@ -3,10 +3,16 @@ import path from 'node:path'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { defaultBoxUid } from '@sprout/devbox/drivers/local/sandbox.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDriver, fullConfinementMissing, runToolCalls, shell } from './support.ts'
+import {
+  confinedSuite,
+  createTestDriver,
+  fullConfinementMissing,
+  runToolCalls,
+  shell,
+} from './support.ts'
 
 /** Who app code is inside a box: an unprivileged uid with no capabilities that owns its workspace. */
-describe.skipIf(fullConfinementMissing)('identity of a dev box', () => {
+describe.skipIf(fullConfinementMissing)(confinedSuite('identity of a dev box'), () => {
   let setup: Awaited<ReturnType<typeof createTestDriver>>
   let box: Devbox
   let serverFolder: string

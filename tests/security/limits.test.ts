@@ -2,13 +2,19 @@ import { readFileSync } from 'node:fs'
 import { devServerAnswers } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDriver, fullConfinementMissing, runToolCalls, shell } from './support.ts'
+import {
+  confinedSuite,
+  createTestDriver,
+  fullConfinementMissing,
+  runToolCalls,
+  shell,
+} from './support.ts'
 
 /**
  * Per-box limits, each proved with a bounded command: the offender is stopped by its own limit
  * while the other box and its dev server keep answering.
  */
-describe.skipIf(fullConfinementMissing)('limits of a dev box', () => {
+describe.skipIf(fullConfinementMissing)(confinedSuite('limits of a dev box'), () => {
   let setup: Awaited<ReturnType<typeof createTestDriver>>
   let box: Devbox
   let neighbour: Devbox

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { networkProbeSource, parseProbe } from './network-probe.ts'
-import { createTestDriver, fullConfinementMissing, shell } from './support.ts'
+import { confinedSuite, createTestDriver, fullConfinementMissing, shell } from './support.ts'
 
 /**
  * What app code can reach from inside a box (docs/security.md): nothing of the host, no other
  * box, no private range — only the egress proxy, which refuses those too after resolving names.
  */
-describe.skipIf(fullConfinementMissing)('network of a dev box', () => {
+describe.skipIf(fullConfinementMissing)(confinedSuite('network of a dev box'), () => {
   let setup: Awaited<ReturnType<typeof createTestDriver>>
   let box: Devbox
   let other: Devbox
@@ -93,7 +93,7 @@ describe.skipIf(fullConfinementMissing)('network of a dev box', () => {
   })
 })
 
-describe.skipIf(fullConfinementMissing)('egress policies (DEVBOX_EGRESS)', () => {
+describe.skipIf(fullConfinementMissing)(confinedSuite('egress policies (DEVBOX_EGRESS)'), () => {
   const registryAuthority: [string, number] = ['registry.npmjs.org', 443]
 
   it.each([

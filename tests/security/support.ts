@@ -40,6 +40,11 @@ export const fullConfinementMissing = !findBubblewrap()
         ? 'nsenter and setpriv (util-linux) are missing'
         : undefined
 
+/** A suite's title, saying why it is skipped on a machine that cannot enforce what it tests. */
+export function confinedSuite(title: string): string {
+  return fullConfinementMissing ? `${title} (skipped: ${fullConfinementMissing})` : title
+}
+
 /** A driver with the fake template (a tiny node dev server) in a fresh folder. */
 export async function createTestDriver(options: Partial<LocalDriverOptions> = {}) {
   const baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-security-'))
