@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { formatCompactionNote } from '@sprout/protocol/text/strip-markers.ts'
 import { generateText, type LanguageModel, type ModelMessage } from 'ai'
 
@@ -19,7 +20,7 @@ Keep file paths, names and exact error messages. Do not invent anything.`
 function clip(text: string): string {
   return text.length <= TRANSCRIPT_PART_LIMIT
     ? text
-    : `${text.slice(0, TRANSCRIPT_PART_LIMIT)} [... ${text.length - TRANSCRIPT_PART_LIMIT} characters cut]`
+    : `${cutText(text, TRANSCRIPT_PART_LIMIT)} [... ${text.length - TRANSCRIPT_PART_LIMIT} characters cut]`
 }
 
 function renderOutput(output: unknown): string {

@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import path from 'node:path'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { copyBuildOutput } from './copy-build-output.ts'
 import { createDeployId, deployIdPattern, isValidAppId } from './deploy-id.ts'
 import type { Devbox } from './devbox-driver.ts'
@@ -48,7 +49,7 @@ export async function buildDeploy(input: {
     signal: input.signal,
     onOutput: input.onOutput,
   })
-  const tail = build.output.slice(-keptOutputCharacters)
+  const tail = cutText(build.output, keptOutputCharacters, 'end')
   if (build.timedOut) {
     throw new DeployBuildError(
       `The build did not finish within ${input.timeoutSeconds} s:\n${tail}`,

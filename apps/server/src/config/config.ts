@@ -68,6 +68,14 @@ const environmentSchema = z.object({
   DEVBOX_SANDBOX: z.enum(['auto', 'off']).default('auto'),
   DEVBOX_POOL_TARGET: z.coerce.number().int().min(0).max(50).default(2),
   DEVBOX_CACHE_DIR: optionalText,
+  DEVBOX_EGRESS: z.enum(['open', 'registry', 'none']).default('open'),
+  DEVBOX_PIDS: z.coerce.number().int().min(16).max(100_000).default(256),
+  DEVBOX_MEMORY_MB: z.coerce.number().int().min(64).max(1_048_576).default(1024),
+  DEVBOX_CPUS: z.coerce.number().min(0.05).max(1024).default(1),
+  DEVBOX_DISK_MB: z.coerce.number().int().min(64).max(10_485_760).default(2048),
+  DEVBOX_UID: z.coerce.number().int().min(1000).max(4_294_967_294).default(61000),
+  // Set by npm when Sprout runs through `npm start`: the registry boxes may reach with DEVBOX_EGRESS=registry.
+  npm_config_registry: z.string().url().default('https://registry.npmjs.org/'),
 })
 
 export type Config = {
@@ -90,7 +98,15 @@ export type Config = {
     openaiCompatible: { baseUrl: string | undefined; apiKey: string | undefined; models: string[] }
   }
   webDistDir: string
-  devbox: { sandbox: 'auto' | 'off'; poolTarget: number; cacheDir: string | undefined }
+  devbox: {
+    sandbox: 'auto' | 'off'
+    poolTarget: number
+    cacheDir: string | undefined
+    egress: 'open' | 'registry' | 'none'
+    limits: { pids: number; memoryMb: number; cpus: number; diskMb: number }
+    boxUid: number
+    registryUrl: string
+  }
   /** Where the agent's web_search goes; the tool is not offered when none is set. */
   webSearch: { searxngUrl?: string; braveApiKey?: string; tavilyApiKey?: string }
 }
@@ -146,6 +162,15 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       sandbox: values.DEVBOX_SANDBOX,
       poolTarget: values.DEVBOX_POOL_TARGET,
       cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
+      egress: values.DEVBOX_EGRESS,
+      limits: {
+        pids: values.DEVBOX_PIDS,
+        memoryMb: values.DEVBOX_MEMORY_MB,
+        cpus: values.DEVBOX_CPUS,
+        diskMb: values.DEVBOX_DISK_MB,
+      },
+      boxUid: values.DEVBOX_UID,
+      registryUrl: values.npm_config_registry,
     },
   }
 }

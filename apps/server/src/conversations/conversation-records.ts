@@ -5,6 +5,8 @@ import { conversations } from '@sprout/db/schema/conversations.ts'
 import { messages } from '@sprout/db/schema/messages.ts'
 import type { Conversation } from '@sprout/protocol/api/conversations.ts'
 import { CONVERSATIONS_PAGE_SIZE } from '@sprout/protocol/constants.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { toStorableJson, toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import type { ModelMessage } from 'ai'
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { notFound } from '../errors/app-error.ts'
@@ -26,9 +28,9 @@ const TITLE_MAX = 60
 export function titleFromMessage(message: string): string {
   const words = message.replace(/\s+/g, ' ').trim().split(' ')
   let title = words.slice(0, TITLE_WORDS).join(' ')
-  if (title.length > TITLE_MAX) title = `${title.slice(0, TITLE_MAX - 1).trimEnd()}…`
+  if (title.length > TITLE_MAX) title = `${cutText(title, TITLE_MAX - 1).trimEnd()}…`
   title = title.replace(/[\s.,;:!?-]+$/, '')
-  return title ? title.charAt(0).toUpperCase() + title.slice(1) : 'New conversation'
+  return title ? toStorableText(title.charAt(0).toUpperCase() + title.slice(1)) : 'New conversation'
 }
 
 export function presentConversation(record: ConversationRecord): Conversation {
@@ -191,13 +193,13 @@ export async function replaceHistory(
   })
 }
 
-/** jsonb refuses NUL characters (tool output may hold them); binary parts become base64. */
+const binaryAsBase64 = (_key: string, value: unknown) =>
+  value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value
+
+/**
+ * Binary parts become base64, and every string is made storable: jsonb refuses NUL and lone
+ * surrogates, which a model's text or a tool's output may hold.
+ */
 function jsonSafe(message: ModelMessage): unknown {
-  return JSON.parse(
-    JSON.stringify(message, (_key, value: unknown) => {
-      if (typeof value === 'string' && value.includes('\0')) return value.replaceAll('\0', '\uFFFD')
-      if (value instanceof Uint8Array) return Buffer.from(value).toString('base64')
-      return value
-    }),
-  )
+  return toStorableJson(JSON.parse(JSON.stringify(message, binaryAsBase64)))
 }

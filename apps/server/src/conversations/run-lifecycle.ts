@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { runs } from '@sprout/db/schema/runs.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import type { ModelMessage } from 'ai'
 import { and, eq, sql } from 'drizzle-orm'
 import type { EventStore } from '../stream/event-store.ts'
@@ -83,7 +84,11 @@ export async function closeRun(
   } finally {
     await database.db
       .update(runs)
-      .set({ status: outcome.status, error: outcome.error ?? null, finishedAt: sql`now()` })
+      .set({
+        status: outcome.status,
+        error: outcome.error === undefined ? null : toStorableText(outcome.error),
+        finishedAt: sql`now()`,
+      })
       .where(and(eq(runs.id, run.id), eq(runs.status, 'running')))
   }
   // After the row is closed, so that a message staged meanwhile is refused or swept here.

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { runs } from '@sprout/db/schema/runs.ts'
 import { DEMO_MODEL_ID, pickDefaultModel } from '@sprout/protocol/models.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
@@ -214,7 +215,8 @@ export function createRunManager(options: {
       // A run whose user message could not be stored leaves the history as it was, uncommitted.
       if (!run.openingFailed) await replaceHistory(db, conversationId, result.messages)
       if (box && !run.openingFailed) {
-        const message = (input.userMessage?.text ?? 'Continue').split('\n')[0]?.slice(0, 72)
+        const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
+        const message = cutText(firstLine, 72)
         await checkpoint(conversation.applicationId ?? '', () =>
           box.checkpoint(message || 'Checkpoint'),
         )

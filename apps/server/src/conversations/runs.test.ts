@@ -265,7 +265,9 @@ describe('agent runs against a fake Anthropic server', { timeout: 120_000 }, () 
         try {
           const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8')
           const cwd = await readlink(`/proc/${entry}/cwd`)
-          if (commandLine.startsWith('sleep\u000030') && cwd === box.workspacePath) {
+          // Sandboxed, the workspace is seen at /home/sprout/app (docs/architecture/devbox.md).
+          const inBox = cwd === box.workspacePath || cwd === '/home/sprout/app'
+          if (commandLine.startsWith('sleep\u000030') && inBox) {
             found.push(Number(entry))
           }
         } catch {}

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
+import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox, DevboxDriver, PackType } from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
+import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { eq } from 'drizzle-orm'
 
 export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
@@ -19,6 +21,8 @@ export function createDevboxRuntime(options: {
   driver: DevboxDriver
   pool: DevboxPool
   logger: DevboxLogger
+  /** The limits and enforcement of the driver's boxes, shown in the admin's pool tab. */
+  confinement?: DevboxConfinement
 }) {
   const { db, driver, pool, logger } = options
   const boxes = new Map<string, Devbox>()
@@ -66,6 +70,7 @@ export function createDevboxRuntime(options: {
 
   return {
     pool,
+    confinement: options.confinement,
 
     /** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
     attach: async (applicationId: string, packType: PackType = 'vite-react') => {
@@ -92,12 +97,10 @@ export function createDevboxRuntime(options: {
 
     /** Ready when the box exists and its dev server answers HTTP. */
     isEditorReady: async (applicationId: string) => {
-      const url = boxes.get(applicationId)?.devServer.url()
-      if (!url) return false
+      const target = boxes.get(applicationId)?.devServer.target()
+      if (!target) return false
       try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
-        await response.body?.cancel()
-        return response.status < 500
+        return (await requestDevServer(target)).status < 500
       } catch {
         return false
       }

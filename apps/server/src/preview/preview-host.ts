@@ -113,7 +113,7 @@ export function createPreviewHost(options: PreviewHostOptions) {
         response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
         return response.end()
       }
-      const target = devboxes.box(application.id)?.devServer.url()
+      const target = devboxes.box(application.id)?.devServer.target()
       if (!target) {
         return sendHostPage(response, 503, {
           title: 'Starting your app…',
@@ -126,7 +126,7 @@ export function createPreviewHost(options: PreviewHostOptions) {
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {
       const application = await authorize(request, slug)
-      const target = application ? devboxes.box(application.id)?.devServer.url() : undefined
+      const target = application ? devboxes.box(application.id)?.devServer.target() : undefined
       if (!target) {
         socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n')
         return

@@ -1,19 +1,19 @@
 import { formatSseEvent } from '@sprout/protocol/stream/sse-event.ts'
 import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
+import { storableJson } from '@sprout/protocol/text/well-formed.ts'
 
 const encoder = new TextEncoder()
 
 /** A stored envelope with its SSE event bytes, encoded once and shared by every listener. */
 export type EncodedEnvelope = { seq: number; runId: string | null; bytes: Uint8Array }
 
-const withoutNul = (_key: string, value: unknown) =>
-  typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value
-
-/** A chunk as JSON text that PostgreSQL's jsonb accepts (it refuses the NUL character). */
+/**
+ * A chunk as JSON text that PostgreSQL's jsonb accepts: it refuses NUL and lone surrogates, which
+ * a model's delta or a program's output may hold. Live listeners get the same text as replays.
+ */
 export function chunkJson(chunk: StreamChunk): string {
-  const json = JSON.stringify(chunk)
-  return json.includes('\\u0000') ? JSON.stringify(chunk, withoutNul) : json
+  return storableJson(chunk)
 }
 
 /** `formatEnvelopeEvent` over a chunk already serialised, so the JSON is built only once. */

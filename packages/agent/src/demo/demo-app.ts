@@ -1,3 +1,5 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+
 /** What the Demo model builds: a small React + Tailwind page shaped by the words of the prompt. */
 export type DemoAppPlan = { title: string; features: string[]; prompt: string }
 
@@ -69,7 +71,7 @@ function featuresFrom(prompt: string, title: string): string[] {
 }
 
 export function planDemoApp(prompt: string): DemoAppPlan {
-  const trimmed = prompt.trim().slice(0, 400)
+  const trimmed = cutText(prompt.trim(), 400)
   const title = titleFrom(trimmed)
   return { title, features: featuresFrom(trimmed, title), prompt: trimmed }
 }

@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ChatErrorType } from '@sprout/protocol/tool-formats/error-text.ts'
 import { RetryError } from 'ai'
 
@@ -73,7 +74,7 @@ function messageOf(error: unknown): string {
       : typeof error === 'string' && error.trim()
         ? error.trim()
         : 'Unknown provider error'
-  return text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}...` : text
+  return text.length > MESSAGE_LIMIT ? `${cutText(text, MESSAGE_LIMIT)}...` : text
 }
 
 /** Maps a provider failure to the chat error types of SPEC §8. */

@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ToolContext } from './tool-context.ts'
 
 /** Characters of tool output the model sees; more would crowd out the conversation. */
@@ -10,11 +11,12 @@ export function capToolOutput(
 ): string {
   const limit = options.limit ?? TOOL_OUTPUT_LIMIT
   if (text.length <= limit) return text
-  const omitted = text.length - limit
+  const kept = cutText(text, limit, options.keep)
+  const omitted = text.length - kept.length
   if (options.keep === 'end') {
-    return `[output cut: the first ${omitted} characters were omitted]\n${text.slice(-limit)}`
+    return `[output cut: the first ${omitted} characters were omitted]\n${kept}`
   }
-  return `${text.slice(0, limit)}\n[output cut: ${omitted} more characters were omitted]`
+  return `${kept}\n[output cut: ${omitted} more characters were omitted]`
 }
 
 /** A tool failure whose message is meant for the model and the user. */

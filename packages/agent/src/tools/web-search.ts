@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { WebSearchResult as WebSearchLink } from '@sprout/protocol/tool-formats/web-search.ts'
 import { tool } from 'ai'
 import { z } from 'zod'
@@ -30,7 +31,7 @@ function toResults(raw: unknown): WebSearchResult[] {
       {
         url: item.url,
         title: typeof item.title === 'string' ? item.title : '',
-        ...(typeof snippet === 'string' ? { snippet: snippet.slice(0, SNIPPET_LIMIT) } : {}),
+        ...(typeof snippet === 'string' ? { snippet: cutText(snippet, SNIPPET_LIMIT) } : {}),
       },
     ]
   })

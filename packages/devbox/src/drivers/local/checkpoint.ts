@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ExecOptions, ExecResult } from '../../devbox-driver.ts'
 
 const checkpointTimeoutSeconds = 120
@@ -23,7 +24,9 @@ export async function checkpointWorkspace(
     env: { SPROUT_CHECKPOINT_MESSAGE: message.trim() || 'Checkpoint' },
   })
   if (result.exitCode !== 0) {
-    throw new Error(`Checkpoint failed (exit ${result.exitCode}):\n${result.output.slice(-2000)}`)
+    throw new Error(
+      `Checkpoint failed (exit ${result.exitCode}):\n${cutText(result.output, 2000, 'end')}`,
+    )
   }
   const commitId = result.output.trim().split('\n').at(-1)
   return commitId && /^[0-9a-f]{40,64}$/.test(commitId) ? commitId : undefined

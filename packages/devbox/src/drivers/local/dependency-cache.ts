@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { runCommand } from './run-command.ts'
@@ -111,7 +112,7 @@ async function install(input: {
     })
     if (result.exitCode !== 0) {
       throw new Error(
-        `Installing the dependencies of the ${input.packType} template failed (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}):\n${result.output.slice(-4000)}`,
+        `Installing the dependencies of the ${input.packType} template failed (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}):\n${cutText(result.output, 4000, 'end')}`,
       )
     }
     // A template without dependencies gets no node_modules from npm; workspaces still copy one.

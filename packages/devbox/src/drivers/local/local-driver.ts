@@ -42,6 +42,8 @@ export type LocalDriverOptions = {
   registryUrl?: string
   /** The unprivileged uid (and gid) box processes run as when the server is root. */
   boxUid?: number
+  /** False: bubblewrap alone, for benchmarks only (see SandboxOptions). */
+  fullConfinement?: boolean
 }
 
 export type LocalDevbox = Devbox & { devServer: DevServer }
@@ -73,6 +75,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     egress: options.egress,
     registryUrl: options.registryUrl,
     boxUid: options.boxUid,
+    fullConfinement: options.fullConfinement,
   })
   const cache = createDependencyCache({
     cacheDir: options.cacheDir ?? path.join(rootDir, 'cache'),

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -104,6 +105,15 @@ describe('path confinement', () => {
 })
 
 describe('file operations inside the workspace', () => {
+  it('reads, searches and lists past a FIFO without waiting on it', async () => {
+    execFileSync('mkfifo', [path.join(workspace, 'src/pipe')])
+    await expect(files.read('src/pipe')).rejects.toThrow(/is not a file/)
+    expect(await files.search({ pattern: 'App', path: 'src' })).toHaveLength(1)
+    expect(await files.search({ pattern: 'App', path: 'src/pipe' })).toEqual([])
+    expect((await files.list('src')).map((entry) => entry.path)).toEqual(['src/App.tsx'])
+    await files.delete('src/pipe')
+  })
+
   it('writes, creating parent folders, and reads back', async () => {
     await files.write('src/components/deep/Button.tsx', 'export const Button = 1\n')
     expect(await files.read('src/components/deep/Button.tsx')).toBe('export const Button = 1\n')
@@ -141,5 +151,30 @@ describe('file operations inside the workspace', () => {
     expect(await files.search({ pattern: 'export', path: 'src/util.ts' })).toHaveLength(1)
     expect(await files.search({ pattern: 'export', maxMatches: 1 })).toHaveLength(1)
     await files.delete('src/util.ts')
+  })
+})
+
+const runsAsRoot = process.getuid?.() === 0
+describe.skipIf(!runsAsRoot)('with an owner (needs root, to chown)', () => {
+  const owner = { uid: 4321, gid: 4322 }
+  const ownerOf = async (relativePath: string) => {
+    const stats = await lstat(path.join(workspace, relativePath))
+    return { uid: stats.uid, gid: stats.gid }
+  }
+
+  it('gives the owner every file and folder the tools make, and only those', async () => {
+    const owned = createWorkspaceFiles(workspace, { owner })
+    await owned.write('src/made/deeper/File.tsx', 'x')
+    expect(await ownerOf('src/made')).toEqual(owner)
+    expect(await ownerOf('src/made/deeper')).toEqual(owner)
+    expect(await ownerOf('src/made/deeper/File.tsx')).toEqual(owner)
+    expect(await ownerOf('src')).toEqual({ uid: 0, gid: 0 })
+
+    await writeFile(path.join(workspace, 'src/root-owned.ts'), 'old', { mode: 0o640 })
+    await owned.write('src/root-owned.ts', 'new')
+    expect(await ownerOf('src/root-owned.ts')).toEqual(owner)
+    expect((await lstat(path.join(workspace, 'src/root-owned.ts'))).mode & 0o777).toBe(0o640)
+    await owned.delete('src/made')
+    await owned.delete('src/root-owned.ts')
   })
 })

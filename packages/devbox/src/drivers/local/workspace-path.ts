@@ -13,15 +13,11 @@ export type ResolvedWorkspacePath = {
 const encodedSeparatorOrDot = /%(2e|2f|5c|00)/i
 
 /**
- * Maps a path given by the agent or a user to a path inside the workspace. Refuses absolute
- * paths, `..` leaving the workspace, encoded separators, NUL bytes and every symbolic link on
- * the way (dangling, last component or a folder on the path), then checks the real path of the
- * deepest existing ancestor is still inside the workspace's real path.
+ * The names on the way from the workspace root to `requestedPath`, normalised (`[]` for the root).
+ * Refuses absolute paths, `..` leaving the workspace, encoded separators and NUL bytes; what is
+ * on disk is checked by whoever opens the path.
  */
-export async function resolveWorkspacePath(
-  workspaceRealPath: string,
-  requestedPath: string,
-): Promise<ResolvedWorkspacePath> {
+export function workspacePathComponents(requestedPath: string): string[] {
   const shown = JSON.stringify(requestedPath)
   if (requestedPath.includes('\0')) {
     throw new WorkspacePathError(
@@ -44,13 +40,36 @@ export async function resolveWorkspacePath(
     )
   }
   const normalized = path.posix.normalize(requestedPath === '' ? '.' : requestedPath)
-  if (normalized === '..' || normalized.startsWith('../')) {
-    throw new WorkspacePathError(`Path ${shown} leads outside the workspace`, 'outside-workspace')
-  }
-  const components = normalized
-    .split('/')
-    .filter((component) => component !== '' && component !== '.')
+  if (normalized === '..' || normalized.startsWith('../')) throw outsideWorkspaceError(shown)
+  return normalized.split('/').filter((component) => component !== '' && component !== '.')
+}
 
+export function outsideWorkspaceError(shown: string): WorkspacePathError {
+  return new WorkspacePathError(`Path ${shown} leads outside the workspace`, 'outside-workspace')
+}
+
+export function symbolicLinkError(shownPrefix: string): WorkspacePathError {
+  return new WorkspacePathError(
+    `${shownPrefix} is a symbolic link; file tools do not follow links, use the real path instead`,
+    'symbolic-link',
+  )
+}
+
+export function notAFolderError(shownPrefix: string): WorkspacePathError {
+  return new WorkspacePathError(`${shownPrefix} is a file, not a folder`, 'not-a-directory')
+}
+
+/**
+ * Maps a path given by the agent or a user to a path inside the workspace, refusing every
+ * symbolic link on the way (dangling, last component or a folder on the path), then checks the
+ * real path of the deepest existing ancestor is still inside the workspace's real path. Only a
+ * check: file tools open paths by descriptor (workspace-descriptors.ts), which no race can fool.
+ */
+export async function resolveWorkspacePath(
+  workspaceRealPath: string,
+  requestedPath: string,
+): Promise<ResolvedWorkspacePath> {
+  const components = workspacePathComponents(requestedPath)
   let current = workspaceRealPath
   let deepestExisting = workspaceRealPath
   let kind: ResolvedWorkspacePath['kind'] = 'directory'
@@ -65,23 +84,16 @@ export async function resolveWorkspacePath(
       kind = 'missing'
       break
     }
-    if (stats.isSymbolicLink()) {
-      throw new WorkspacePathError(
-        `${shownPrefix} is a symbolic link; file tools do not follow links, use the real path instead`,
-        'symbolic-link',
-      )
-    }
+    if (stats.isSymbolicLink()) throw symbolicLinkError(shownPrefix)
     const isLast = index === components.length - 1
-    if (!isLast && !stats.isDirectory()) {
-      throw new WorkspacePathError(`${shownPrefix} is a file, not a folder`, 'not-a-directory')
-    }
+    if (!isLast && !stats.isDirectory()) throw notAFolderError(shownPrefix)
     deepestExisting = current
     kind = stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : 'other'
   }
 
   const deepestReal = await realpath(deepestExisting)
   if (!isInside(deepestReal, workspaceRealPath)) {
-    throw new WorkspacePathError(`Path ${shown} leads outside the workspace`, 'outside-workspace')
+    throw outsideWorkspaceError(JSON.stringify(requestedPath))
   }
   return {
     absolutePath: path.join(workspaceRealPath, ...components),
