@@ -3,6 +3,7 @@ import type { Database } from '@sprout/db/database.ts'
 import { applications } from '@sprout/db/schema/applications.ts'
 import { deploys } from '@sprout/db/schema/deploys.ts'
 import type { Application } from '@sprout/protocol/api/applications.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { OrganizationContext } from '../app-env.ts'
 import { notFound } from '../errors/app-error.ts'
@@ -50,7 +51,7 @@ export function nameFromPrompt(prompt: string): string {
   const words = prompt.replace(/\s+/g, ' ').trim().split(' ').slice(0, 6)
   while (words.length > 1 && danglingWords.has((words.at(-1) ?? '').toLowerCase())) words.pop()
   const phrase = words.join(' ').replace(/[.,;:!?]+$/, '')
-  const name = phrase.length > 48 ? `${phrase.slice(0, 47)}…` : phrase
+  const name = phrase.length > 48 ? `${cutText(phrase, 47)}…` : phrase
   return name.charAt(0).toUpperCase() + name.slice(1)
 }
 

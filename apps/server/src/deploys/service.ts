@@ -3,6 +3,8 @@ import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { deploys } from '@sprout/db/schema/deploys.ts'
 import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { and, eq } from 'drizzle-orm'
 import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
 import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
@@ -43,7 +45,11 @@ export async function deployApplication(context: DeployContext, applicationId: s
       const message = error instanceof Error ? error.message : String(error)
       await context.db
         .update(deploys)
-        .set({ status: 'failed', error: message.slice(0, 8000), finishedAt: new Date() })
+        .set({
+          status: 'failed',
+          error: toStorableText(cutText(message, 8000)),
+          finishedAt: new Date(),
+        })
         .where(eq(deploys.id, deployId))
       if (error instanceof DeployBuildError) throw new AppError(422, 'bad_request', message)
       throw error

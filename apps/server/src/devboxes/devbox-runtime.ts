@@ -6,6 +6,8 @@ import type { Devbox, DevboxDriver, PackType } from '@sprout/devbox/devbox-drive
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { eq } from 'drizzle-orm'
 
 export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
@@ -50,7 +52,7 @@ export function createDevboxRuntime(options: {
     states.set(applicationId, 'failed')
     await db
       .update(devboxes)
-      .set({ status: 'failed', error: message.slice(0, 2000) })
+      .set({ status: 'failed', error: toStorableText(cutText(message, 2000)) })
       .where(eq(devboxes.applicationId, applicationId))
   }
 

@@ -1,3 +1,4 @@
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 /** The exploration chat's instructions (SPEC §2 /explore): brainstorm, no tools, end with a summary. */
 export function explorationSystemPrompt(options: { today?: Date } = {}): string {
   const today = (options.today ?? new Date()).toISOString().slice(0, 10)
@@ -17,5 +18,5 @@ Once the idea has taken shape, end your answer with a section that starts with t
 export function summaryFromAnswer(answer: string): string | undefined {
   const match = /(?:^|\n)\s*(?:#+\s*)?\**Summary:?\**:?\s*\n?([\s\S]+)$/i.exec(answer)
   const summary = match?.[1]?.trim()
-  return summary ? summary.slice(0, 4_000) : undefined
+  return summary ? cutText(summary, 4_000) : undefined
 }

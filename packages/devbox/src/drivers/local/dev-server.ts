@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { devServerAnswers } from '../../dev-server-request.ts'
 import type { Devbox, DevServerStatus } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
@@ -48,7 +49,7 @@ export function createDevServer(input: {
   // A function, not a comparison, because `stop()` may change `wanted` while launch awaits.
   const stopRequested = () => wanted === 'stopped'
   const appendLog = (text: string) => {
-    logs = (logs + text).slice(-keptLogCharacters)
+    logs = cutText(logs + text, keptLogCharacters, 'end')
   }
 
   const launch = async (attempt = 1): Promise<void> => {
@@ -107,7 +108,9 @@ export function createDevServer(input: {
       port = undefined
       return launch(attempt + 1)
     }
-    throw new Error(`The dev server of box ${input.boxId} did not start:\n${logs.slice(-2000)}`)
+    throw new Error(
+      `The dev server of box ${input.boxId} did not start:\n${cutText(logs, 2000, 'end')}`,
+    )
   }
 
   const onExit = (exited: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {

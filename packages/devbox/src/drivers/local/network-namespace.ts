@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import path from 'node:path'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { DevboxLogger } from '../../logger.ts'
 
 const bridgeScript = path.join(import.meta.dirname, 'box-bridge.mjs')
@@ -58,7 +59,7 @@ export async function startBoxNetwork(input: {
   )
   let output = ''
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-    output = (output + text).slice(-4000)
+    output = cutText(output + text, 4000, 'end')
   })
   const bridgePid = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
