@@ -1,24 +1,24 @@
 /**
- * The `return` of the preview hand-off may only be a path on that preview origin: no scheme, no
- * host, no protocol-relative `//evil.example`, no backslashes or control characters that browsers
- * would turn into one.
+ * Where the preview hand-off sends the browser after setting its cookie: `return` resolved as a
+ * URL against the preview origin, kept only when it stays on that origin, else the preview's
+ * root. The answer is absolute, so no path (`/.//evil.example`, `/\evil`) can be read by a
+ * browser as protocol-relative.
  */
-export function safeReturnPath(
-  candidate: string | undefined,
-  previewOrigin: string,
-): string | undefined {
-  const value = candidate === undefined || candidate === '' ? '/' : candidate
-  if (!value.startsWith('/') || value.startsWith('//')) return undefined
-  if (value.includes('\\') || hasControlCharacter(value)) return undefined
-  if (/^\/[^/]*%2f/i.test(value) || /%5c/i.test(value)) return undefined
+export function safeReturnUrl(candidate: string | undefined, previewOrigin: string): string {
+  const fallback = new URL('/', previewOrigin).href
+  if (candidate === undefined || candidate === '' || !candidate.startsWith('/')) return fallback
+  if (hasControlCharacter(candidate) || candidate.includes('\\')) return fallback
   let resolved: URL
   try {
-    resolved = new URL(value, previewOrigin)
+    resolved = new URL(candidate, previewOrigin)
   } catch {
-    return undefined
+    return fallback
   }
-  if (resolved.origin !== previewOrigin) return undefined
-  return `${resolved.pathname}${resolved.search}${resolved.hash}`
+  if (resolved.origin !== new URL(previewOrigin).origin) return fallback
+  // `new URL('//x', origin)` already left the origin; a path that still starts with `//` after
+  // resolving (`/.//x`) is kept on the origin by collapsing its leading slashes.
+  const pathname = resolved.pathname.replace(/^\/{2,}/, '/')
+  return `${resolved.origin}${pathname}${resolved.search}${resolved.hash}`
 }
 
 function hasControlCharacter(value: string): boolean {

@@ -8,7 +8,7 @@ import {
   signPreviewSession,
   verifyPreviewSession,
 } from '../devbox-auth/preview-session.ts'
-import { safeReturnPath } from '../devbox-auth/return-path.ts'
+import { safeReturnUrl } from '../devbox-auth/return-path.ts'
 import { redeemDevboxToken } from '../devbox-auth/service.ts'
 import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
 import type { Origins } from '../http/origins.ts'
@@ -81,13 +81,13 @@ export function createPreviewHost(options: PreviewHostOptions) {
         link: { href: origins.product, text: 'Return to Home' },
       })
     const token = url.searchParams.get('token')
-    const returnPath = safeReturnPath(url.searchParams.get('return') ?? undefined, previewOrigin)
-    if (!token || !returnPath) return failure('Authentication failed')
+    const returnUrl = safeReturnUrl(url.searchParams.get('return') ?? undefined, previewOrigin)
+    if (!token) return failure('Authentication failed')
     const redeemed = await redeemDevboxToken(db, token, slug)
     if (!redeemed) return failure('Authentication failed')
     const cookie = signPreviewSession(options.authSecret, redeemed)
     response.writeHead(302, {
-      location: returnPath,
+      location: returnUrl,
       'set-cookie': `${PREVIEW_COOKIE}=${cookie.value}; Path=/; HttpOnly; Max-Age=${cookie.maxAgeSeconds}; ${cookieAttributes(previewOrigin)}`,
       'cache-control': 'no-store',
     })

@@ -80,7 +80,7 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
     expect(status).toBe(200)
     const exchanged = await callback(apps.a.host, token ?? '', '/?from=test')
     expect(exchanged.status).toBe(302)
-    expect(exchanged.headers.location).toBe('/?from=test')
+    expect(exchanged.headers.location).toBe(`${apps.a.previewUrl}/?from=test`)
     const setCookie = String(exchanged.headers['set-cookie'])
     expect(setCookie).toMatch(/HttpOnly/)
     // The builder frames the preview cross-site: only a partitioned cookie survives there.
@@ -128,20 +128,32 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
     ).toBe(401)
   })
 
-  it('refuses return paths that leave the preview origin', async () => {
+  it('sends return paths that would leave the preview origin to its root', async () => {
     for (const evil of [
       '//evil.example',
       'https://evil.example/',
+      'https:evil.example',
       '/\\evil.example',
       '\\\\evil.example',
       '/%2F/evil.example',
+      '/.//evil.example',
+      '/..//evil.example',
+      '/%2e//evil.example',
+      '/x/..//evil.example',
+      '/./\\evil.example',
       'javascript:alert(1)',
       '/\tevil',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/%09/evil.example',
     ]) {
       const { token } = await issueToken(owner, apps.a.previewUrl)
       const response = await callback(apps.a.host, token ?? '', evil)
-      expect(response.status, evil).toBe(401)
-      expect(response.headers.location, evil).toBeUndefined()
+      expect(response.status, evil).toBe(302)
+      const location = new URL(String(response.headers.location))
+      expect(location.origin, evil).toBe(apps.a.previewUrl)
+      expect(location.pathname.startsWith('//'), evil).toBe(false)
+      expect(location.host, evil).not.toContain('evil')
     }
   })
 
