@@ -20,6 +20,7 @@ import { notFound } from './errors/app-error.ts'
 import { onError } from './errors/on-error.ts'
 import { explorationRoutes } from './explorations/routes.ts'
 import { createOrigins } from './http/origins.ts'
+import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
 import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { webAssets } from './http/web-assets.ts'
@@ -62,6 +63,8 @@ export function createApp({
     await next()
   })
   app.use('*', securityHeaders(origins))
+  app.use('*', limitRequestBody(config.maxBodyBytes))
+  app.use('/api/*', refuseNulBytes)
   app.get('/healthz', async (context) => {
     await database.execute('select 1')
     return context.json({ status: 'ok' })
@@ -74,7 +77,7 @@ export function createApp({
     const response = await auth.handler(context.req.raw)
     if (response.ok && changesAuthState(context.req.method, context.req.path))
       await authCache.flush()
-    return response
+    return withErrorBody(response)
   })
 
   // The chat stream authenticates with a short-lived JWT in its URL (EventSource sends no headers).

@@ -65,6 +65,12 @@ const environmentSchema = z.object({
   SEARXNG_URL: optionalText,
   BRAVE_SEARCH_API_KEY: optionalText,
   TAVILY_API_KEY: optionalText,
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(1024 * 1024),
   DEVBOX_SANDBOX: z.enum(['auto', 'off']).default('auto'),
   DEVBOX_POOL_TARGET: z.coerce.number().int().min(0).max(50).default(2),
   DEVBOX_CACHE_DIR: optionalText,
@@ -91,6 +97,8 @@ export type Config = {
   authSecret: string | undefined
   authRateLimit: { max: number; windowSeconds: number }
   trustProxy: boolean
+  /** Largest request body accepted by any route, checked before parsing (MAX_BODY_BYTES). */
+  maxBodyBytes: number
   providers: {
     anthropic: { apiKey: string | undefined; baseUrl: string }
     openai: { apiKey: string | undefined; baseUrl: string }
@@ -142,6 +150,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     authSecret: values.AUTH_SECRET,
     authRateLimit: values.AUTH_RATE_LIMIT,
     trustProxy: values.TRUST_PROXY,
+    maxBodyBytes: values.MAX_BODY_BYTES,
     providers: {
       anthropic: { apiKey: values.ANTHROPIC_API_KEY, baseUrl: values.ANTHROPIC_BASE_URL },
       openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL },

@@ -13,7 +13,7 @@ import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import { badRequest } from '../errors/app-error.ts'
 import type { Origins } from '../http/origins.ts'
-import { parseJsonBody, parseQuery } from '../http/parse-request.ts'
+import { parseJsonBody, parseOptionalJsonObject, parseQuery } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import type { ConversationRuntime } from './conversation-runtime.ts'
 import {
@@ -29,16 +29,6 @@ import {
 } from './service.ts'
 
 /** Reads an optional JSON body; an empty body is an empty object. */
-async function optionalBody(context: Context): Promise<unknown> {
-  const text = await context.req.text()
-  if (text.trim() === '') return {}
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 /** The builder chat (SPEC §7), under /api/demo/applications/{id}/…; listen is in listen-routes. */
 export function conversationRoutes(options: {
   db: Database
@@ -63,9 +53,8 @@ export function conversationRoutes(options: {
     )
   /** `?conversation_id=` (SPEC §7), or the same field in a JSON body; and the body. */
   const conversationCall = async (context: Context<AppEnv>) => {
-    const body = await optionalBody(context)
-    if (body === undefined) throw badRequest('Malformed JSON body')
-    const fromBody = (body as { conversation_id?: unknown }).conversation_id
+    const body = await parseOptionalJsonObject(context)
+    const fromBody = body.conversation_id
     const parsed = conversationQuerySchema.safeParse({
       conversation_id: context.req.query('conversation_id') ?? fromBody,
     })

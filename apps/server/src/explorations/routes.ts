@@ -18,7 +18,7 @@ import {
   interruptConversation,
 } from '../conversations/service.ts'
 import { badRequest } from '../errors/app-error.ts'
-import { parseJsonBody } from '../http/parse-request.ts'
+import { parseJsonBody, parseOptionalJsonObject } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import { sseResponse } from '../stream/sse-response.ts'
 import {
@@ -29,16 +29,6 @@ import {
 } from './service.ts'
 
 /** A JSON body that may be empty (then `{}`). */
-async function optionalJson(context: Context): Promise<unknown> {
-  const text = await context.req.text()
-  if (text.trim() === '') return {}
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw badRequest('Malformed JSON body')
-  }
-}
-
 /** The exploration chat (SPEC §2 /explore/{id}, §7): brainstorming with no tools, no app. */
 export function explorationRoutes(options: {
   db: Database
@@ -59,7 +49,7 @@ export function explorationRoutes(options: {
   const idOf = (context: Context<AppEnv>) => context.req.param('id') ?? ''
 
   app.post('/api/explorations', async (context) => {
-    const input = createExplorationRequestSchema.safeParse(await optionalJson(context))
+    const input = createExplorationRequestSchema.safeParse(await parseOptionalJsonObject(context))
     if (!input.success) {
       throw badRequest(
         input.error.issues
@@ -100,7 +90,7 @@ export function explorationRoutes(options: {
   })
 
   app.post('/api/explorations/:id/continue', async (context) => {
-    const input = continueRequestSchema.safeParse(await optionalJson(context))
+    const input = continueRequestSchema.safeParse(await parseOptionalJsonObject(context))
     if (!input.success) throw badRequest('Invalid field "model": must be a model id')
     const chat = contextOf(context)
     const { conversation, runId } = await continueConversation(chat, explorationScope(chat), {
@@ -111,7 +101,7 @@ export function explorationRoutes(options: {
   })
 
   app.post('/api/explorations/:id/listen', async (context) => {
-    const input = explorationListenRequestSchema.safeParse(await optionalJson(context))
+    const input = explorationListenRequestSchema.safeParse(await parseOptionalJsonObject(context))
     if (!input.success) throw badRequest('Invalid field "last_event_id": must be a seq')
     const chat = contextOf(context)
     const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))

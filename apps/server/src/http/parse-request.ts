@@ -27,9 +27,40 @@ export async function parseJsonBody<Schema extends z.ZodType>(
     throw badRequest('Malformed JSON body')
   }
   if (body === undefined) throw badRequest('A JSON body is required')
-  const result = schema.safeParse(body, { reportInput: true })
+  const result = schema.safeParse(wellFormed(body), { reportInput: true })
   if (!result.success) throw badRequest(describeIssues(result.error.issues))
   return result.data
+}
+
+/**
+ * An optional JSON object body: empty means `{}`; anything but an object (`null`, a list, a
+ * number) is a 400, as is malformed JSON.
+ */
+export async function parseOptionalJsonObject(context: Context): Promise<Record<string, unknown>> {
+  const text = await context.req.text()
+  if (text.trim() === '') return {}
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw badRequest('Malformed JSON body')
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('The JSON body must be an object')
+  }
+  return wellFormed(body) as Record<string, unknown>
+}
+
+/** Lone surrogates in JSON strings become U+FFFD: they are not text, and storage refuses them. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed()
+  if (Array.isArray(value)) return value.map(wellFormed)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key.toWellFormed(), wellFormed(item)]),
+    )
+  }
+  return value
 }
 
 /** Checks query parameters against a schema; a 400 names the malformed parameter. */

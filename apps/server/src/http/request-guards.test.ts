@@ -1,0 +1,158 @@
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { findNulField, withErrorBody } from './request-guards.ts'
+
+describe('request guards', () => {
+  let harness: TestApp
+  let user: TestUser
+  let applicationId: string
+  let organizationId: string
+  const headers = () => ({ 'organization-id': organizationId })
+
+  beforeAll(async () => {
+    harness = await createTestApp({ MAX_BODY_BYTES: String(64 * 1024) })
+    await harness.listen()
+    user = await harness.signUp()
+    organizationId = await harness.createOrganization(user, 'Guarded org')
+    const created = await harness.request('/api/applications', {
+      method: 'POST',
+      user,
+      headers: headers(),
+      body: JSON.stringify({ initial_prompt: 'A page', model: 'demo' }),
+    })
+    applicationId = ((await created.json()) as { id: string }).id
+  }, 60_000)
+  afterAll(() => harness.close())
+
+  it('answers a NUL byte in a path with a 400 on every route, changing nothing', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/applications/%00'],
+      ['DELETE', '/api/applications/%00'],
+      ['GET', `/api/applications/${applicationId}%00`],
+      ['GET', '/api/demo/applications/%00/conversations'],
+      ['POST', '/api/demo/applications/%00/message'],
+      ['POST', '/api/applications/%00/deploy'],
+      ['GET', '/api/explorations/%00'],
+      ['GET', '/api/organizations/%00'],
+      ['POST', '/api/applications/%00/vault'],
+      ['GET', '/api/applications/%00/editor-ready'],
+      ['POST', '/api/demo/applications/%00/interrupt'],
+      ['POST', '/api/demo/applications/%00/continue'],
+    ] as const) {
+      const response = await harness.request(path, { method, user, headers: headers() })
+      expect(response.status, `${method} ${path}`).toBe(400)
+      expect(await response.json(), path).toEqual({
+        error: 'Invalid path: it contains a NUL byte (%00)',
+      })
+    }
+    const intact = await harness.request(`/api/applications/${applicationId}`, {
+      user,
+      headers: headers(),
+    })
+    expect(intact.status).toBe(200)
+  })
+
+  it('names the query parameter or JSON field that holds a NUL byte', async () => {
+    const query = await harness.request(
+      `/api/demo/applications/${applicationId}/conversation?conversation_id=a%00b`,
+      { user, headers: headers() },
+    )
+    expect(query.status).toBe(400)
+    expect(await query.json()).toEqual({
+      error: 'Invalid query parameter "conversation_id": contains a NUL byte',
+    })
+    const body = await harness.request('/api/applications', {
+      method: 'POST',
+      user,
+      headers: headers(),
+      body: JSON.stringify({ initial_prompt: 'a\u0000b', model: 'demo' }),
+    })
+    expect(body.status).toBe(400)
+    expect(await body.json()).toEqual({
+      error: 'Invalid field "initial_prompt": contains a NUL byte',
+    })
+    const signUp = await harness.request('/api/auth/sign-up/email', {
+      method: 'POST',
+      body: JSON.stringify({
+        email: 'nul@example.com',
+        password: 'pass\u0000word-long',
+        name: 'x',
+      }),
+    })
+    expect(signUp.status).toBe(400)
+    expect(await signUp.json()).toEqual({ error: 'Invalid field "password": contains a NUL byte' })
+    expect(findNulField({ members: [{ name: 'ok' }, { name: 'b\u0000' }] })).toBe('members.1.name')
+  })
+
+  it('answers a body that is not a JSON object with a 400, not a TypeError', async () => {
+    for (const action of ['interrupt', 'continue']) {
+      for (const body of ['null', '[]', '7', '"text"', '{']) {
+        const response = await harness.request(
+          `/api/demo/applications/${applicationId}/${action}`,
+          { method: 'POST', user, headers: headers(), body },
+        )
+        expect(response.status, `${action} ${body}`).toBe(400)
+        expect(((await response.json()) as { error: string }).error).toMatch(
+          /must be an object|Malformed JSON/,
+        )
+      }
+    }
+  })
+
+  it('refuses a body past MAX_BODY_BYTES before parsing it, with or without a length', async () => {
+    const large = JSON.stringify({ initial_prompt: 'x'.repeat(100 * 1024), model: 'demo' })
+    const declared = await harness.request('/api/applications', {
+      method: 'POST',
+      user,
+      headers: headers(),
+      body: large,
+    })
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toEqual({
+      error: 'Request body is too large: the limit is 65,536 bytes (MAX_BODY_BYTES)',
+    })
+    // Chunked, without a session, on better-auth's own route.
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port: harness.port,
+          method: 'POST',
+          path: '/api/auth/sign-in/email',
+          headers: {
+            host: `localhost:${harness.port}`,
+            origin: harness.config.publicUrl,
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+          },
+        },
+        (response) => {
+          let body = ''
+          response.on('data', (chunk) => {
+            body += chunk
+          })
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        },
+      )
+      request.on('error', reject)
+      request.write(`{"email":"a@example.com","password":"${'p'.repeat(40 * 1024)}`)
+      request.write(`${'p'.repeat(40 * 1024)}"}`)
+      request.end()
+    })
+    expect(chunked.status).toBe(413)
+    expect(JSON.parse(chunked.body)).toMatchObject({ error: expect.stringContaining('too large') })
+  })
+
+  it('gives every 5xx of better-auth the error shape', async () => {
+    const empty = await withErrorBody(new Response(null, { status: 500 }))
+    expect(empty.status).toBe(500)
+    expect(await empty.json()).toEqual({ error: 'An error occurred' })
+    const html = await withErrorBody(new Response('<h1>boom</h1>', { status: 503 }))
+    expect(await html.json()).toEqual({ error: 'An error occurred' })
+    const shaped = await withErrorBody(Response.json({ error: 'Kept' }, { status: 500 }))
+    expect(await shaped.json()).toEqual({ error: 'Kept' })
+    const fine = new Response('ok', { status: 200 })
+    expect(await withErrorBody(fine)).toBe(fine)
+  })
+})
