@@ -19,7 +19,7 @@ import type { DevboxRuntime } from './devboxes/devbox-runtime.ts'
 import { notFound } from './errors/app-error.ts'
 import { onError } from './errors/on-error.ts'
 import { explorationRoutes } from './explorations/routes.ts'
-import { createOrigins } from './http/origins.ts'
+import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
 import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
 import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -70,6 +70,8 @@ export function createApp({
     return context.json({ status: 'ok' })
   })
 
+  // Before better-auth's routes too: a cookie-carrying write from another origin is refused there.
+  app.use('/api/*', requireSameOriginForCookieWrites(origins))
   const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
   app.use('/api/auth/sign-in/*', limiter)
   app.use('/api/auth/sign-up/*', limiter)
@@ -77,12 +79,11 @@ export function createApp({
     const response = await auth.handler(context.req.raw)
     if (response.ok && changesAuthState(context.req.method, context.req.path))
       await authCache.flush()
-    return withErrorBody(response)
+    return withErrorBody(await explainUntrustedOrigin(response, origins.product))
   })
 
   // The chat stream authenticates with a short-lived JWT in its URL (EventSource sends no headers).
   app.route('/', conversationListenRoutes({ db, auth, config, authCache, runtime: conversations }))
-  app.use('/api/*', requireSameOriginForCookieWrites(origins.product))
   app.use('/api/*', requireSession(auth, config, authCache))
   app.route('/', adminRoutes())
   app.route('/', modelRoutes(config))
@@ -106,6 +107,14 @@ export function createApp({
   const previewHost = createPreviewHost({ db, origins, authSecret, memberships, devboxes })
   const appsHost = createAppsHost({ db, deploysDir })
   return { app, auth, origins, authCache, conversations, previewHost, appsHost }
+}
+
+/** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */
+async function explainUntrustedOrigin(response: Response, productOrigin: string) {
+  if (response.status !== 403) return response
+  const text = await response.clone().text()
+  if (!/invalid origin/i.test(text)) return response
+  return Response.json({ error: untrustedOriginMessage(productOrigin) }, { status: 403 })
 }
 
 /** Signing in or up changes no existing session or membership; every other write may. */

@@ -6,6 +6,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { admin, bearer, jwt, organization } from 'better-auth/plugins'
 import { count, eq } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
+import { loopbackAliases } from '../http/origins.ts'
 
 export type AuthOptions = {
   config: Pick<Config, 'publicUrl' | 'adminEmails' | 'authSecret'>
@@ -31,7 +32,7 @@ export function createAuth({ config, db, secret }: AuthOptions) {
     baseURL: config.publicUrl,
     basePath: '/api/auth',
     secret,
-    trustedOrigins: [config.publicUrl],
+    trustedOrigins: [config.publicUrl, ...loopbackAliases(new URL(config.publicUrl))],
     database: drizzleAdapter(db, { provider: 'pg', schema }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
     // Sprout applies its own limiter in front of sign-in and sign-up (see rate-limit.ts).
