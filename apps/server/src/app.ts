@@ -6,6 +6,7 @@ import type { AppEnv } from './app-env.ts'
 import { applicationRoutes } from './applications/routes.ts'
 import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
+import { isAllowedAuthEndpoint, stripSessionTokens } from './auth/auth-endpoints.ts'
 import { rateLimit } from './auth/rate-limit.ts'
 import { requireSession } from './auth/require-session.ts'
 import type { Config } from './config/config.ts'
@@ -76,7 +77,10 @@ export function createApp({
   app.use('/api/auth/sign-in/*', limiter)
   app.use('/api/auth/sign-up/*', limiter)
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
-    const response = await auth.handler(context.req.raw)
+    if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
+      throw notFound('No such API route')
+    }
+    const response = await stripSessionTokens(await auth.handler(context.req.raw), context.req.path)
     if (response.ok && changesAuthState(context.req.method, context.req.path))
       await authCache.flush()
     return withErrorBody(await explainUntrustedOrigin(response, origins.product))
