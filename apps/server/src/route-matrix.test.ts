@@ -1,13 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type MatrixFixture, type Role, roles, routeMatrix } from './testing/route-matrix.ts'
+import { allowedAuthEndpoints } from './auth/auth-endpoints.ts'
+import {
+  type MatrixFixture,
+  type MatrixRequest,
+  type Role,
+  refusedAuthEndpoints,
+  roles,
+  routeMatrix,
+} from './testing/route-matrix.ts'
 import { createTestApp, type TestApp, waitForEditorReady } from './testing/test-app.ts'
 
+type AuthEndpoint = { path?: unknown; options?: { method?: string | string[] } }
+
+/** Sprout's own routes, and every endpoint better-auth defines (read off `auth.api`). */
 function registeredApiRoutes(harness: TestApp): string[] {
   const routes = new Set<string>()
   for (const route of harness.app.routes) {
     if (route.method === 'ALL' || !route.path.startsWith('/api/')) continue
     if (route.path.startsWith('/api/auth/')) continue
     routes.add(`${route.method} ${route.path}`)
+  }
+  for (const endpoint of Object.values(harness.auth.api as Record<string, AuthEndpoint>)) {
+    if (typeof endpoint.path !== 'string') continue
+    for (const method of [endpoint.options?.method ?? 'GET'].flat()) {
+      routes.add(`${method} /api/auth${endpoint.path}`)
+    }
   }
   return [...routes].sort()
 }
@@ -50,36 +67,71 @@ describe('tenant isolation: route × role matrix', { timeout: 120_000 }, () => {
   })
   afterAll(() => fixture.harness.close())
 
-  it('lists every registered API route in the matrix, and nothing else', () => {
+  it('lists every registered API route in the matrix or as refused, and nothing else', () => {
     const registered = registeredApiRoutes(fixture.harness)
-    const missing = registered.filter((route) => !(route in routeMatrix))
+    const listed = [...Object.keys(routeMatrix), ...refusedAuthEndpoints]
+    const missing = registered.filter((route) => !listed.includes(route))
     expect(missing, 'routes missing from testing/route-matrix.ts').toEqual([])
-    const stale = Object.keys(routeMatrix).filter((route) => !registered.includes(route))
+    const stale = listed.filter((route) => !registered.includes(route))
     expect(stale, 'matrix entries for routes that do not exist').toEqual([])
   })
+
+  it('lets through exactly the better-auth endpoints the matrix expects to be reachable', () => {
+    const reachable = Object.keys(routeMatrix)
+      .filter((route) => route.includes(' /api/auth/'))
+      .map((route) => route.replace(' /api/auth/', ' /'))
+    expect([...allowedAuthEndpoints].sort()).toEqual(reachable.sort())
+  })
+
+  const send = async (route: string, role: Role, { path, init = {} }: MatrixRequest) => {
+    const method = route.split(' ')[0]
+    const headers = new Headers(init.headers)
+    const acting = role === 'anonymous' ? undefined : fixture.users[role]
+    if (acting && role !== 'otherOrganization')
+      headers.set('organization-id', fixture.organizationId)
+    const ownCredentials = headers.has('authorization')
+    return fixture.harness.request(path, {
+      ...init,
+      method,
+      headers,
+      user: ownCredentials ? undefined : acting,
+    })
+  }
+  /** Failures carry `{ "error": … }`; no body, failed or not, carries anybody's session token. */
+  const expectSafeBody = async (response: Response) => {
+    if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      await response.body?.cancel()
+      return
+    }
+    const text = await response.text()
+    for (const user of Object.values(fixture.users)) expect(text).not.toContain(user.token)
+    if (response.status < 400) return
+    const body = JSON.parse(text) as { error?: unknown }
+    expect(typeof body.error).toBe('string')
+  }
 
   for (const [route, entry] of Object.entries(routeMatrix)) {
     for (const role of roles) {
       it(`${route} as ${role} → ${entry.expect[role]}`, async () => {
-        const { path, init = {} } = await entry.request(fixture)
-        const method = route.split(' ')[0]
-        const headers = new Headers(init.headers)
-        const acting =
-          role === 'anonymous' ? undefined : fixture.users[role as Exclude<Role, 'anonymous'>]
-        if (acting && role !== 'otherOrganization')
-          headers.set('organization-id', fixture.organizationId)
-        const response = await fixture.harness.request(path, {
-          ...init,
-          method,
-          headers,
-          user: acting,
-        })
-        expect(response.status).toBe(entry.expect[role])
-        if (response.status >= 400) {
-          const body = (await response.json()) as { error?: unknown }
-          expect(typeof body.error).toBe('string')
-        }
+        const response = await send(route, role, await entry.request(fixture, role))
+        const streamed = response.headers.get('content-type')?.includes('text/event-stream')
+        const answer = streamed ? 'a stream' : await response.clone().text()
+        expect(response.status, answer).toBe(entry.expect[role])
+        await expectSafeBody(response)
       })
     }
+  }
+
+  for (const route of refusedAuthEndpoints) {
+    it(`${route} → 404 for every role`, async () => {
+      const path = (route.split(' ')[1] ?? '').replace(/:[a-z]+/gi, 'x')
+      const userId = fixture.users.member.id
+      for (const role of roles) {
+        const init = route.startsWith('POST') ? { body: JSON.stringify({ userId }) } : {}
+        const response = await send(route, role, { path, init })
+        expect(response.status, `${route} as ${role}`).toBe(404)
+        await expectSafeBody(response)
+      }
+    })
   }
 })

@@ -1,8 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
+import { applications } from '@sprout/db/schema/applications.ts'
+import { devboxes } from '@sprout/db/schema/devboxes.ts'
+import { runs } from '@sprout/db/schema/runs.ts'
+import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from './config/config.ts'
 import { startServer } from './start-server.ts'
@@ -142,5 +147,106 @@ describe(`dev boxes across a restart (${testDatabaseKind})`, () => {
     cleanups.push(second.stop)
     expect(await waitReady(`http://127.0.0.1:${second.port}`)).toBe(true)
     expect(await second.devboxes.box(id)?.files.read('src/kept.txt')).toBe('still here')
+  })
+})
+
+describe(`start-up with many workspaces (${testDatabaseKind})`, () => {
+  it('answers at once with 30 workspaces, opens a box on first use, and the first message waits for it', {
+    timeout: 180_000,
+  }, async () => {
+    const environment = await environmentForThisDatabase()
+    const config = parseConfig(environment)
+    const first = await startServer(config, { serveWeb: false })
+    const base = `http://127.0.0.1:${first.port}`
+    const signUp = await call(base, '/api/auth/sign-up/email', {
+      method: 'POST',
+      body: JSON.stringify({
+        email: 'many@example.com',
+        password: 'correct-horse-battery',
+        name: 'm',
+      }),
+    })
+    const auth = { authorization: `Bearer ${signUp.headers.get('set-auth-token') ?? ''}` }
+    const created = await call(base, '/api/applications', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ initial_prompt: 'one of thirty', model: 'demo' }),
+    })
+    const { id } = (await created.json()) as { id: string }
+    for (let attempt = 0; attempt < 240 && first.devboxes.state(id) !== 'ready'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect(first.devboxes.state(id)).toBe('ready')
+    const [application] = await first.database.db
+      .select()
+      .from(applications)
+      .where(eq(applications.id, id))
+    const [box] = await first.database.db
+      .select()
+      .from(devboxes)
+      .where(eq(devboxes.applicationId, id))
+    if (!application || !box) throw new Error('no application recorded')
+
+    // 29 more applications whose workspaces are copies of the first (made in seconds, not minutes).
+    const workspaces = path.join(config.dataDir, 'devboxes', 'workspaces')
+    const others: string[] = []
+    const usedIndex = 8
+    for (let index = 1; index < 30; index++) {
+      const applicationId = randomUUID()
+      const boxId = randomUUID()
+      // Only the one that will be used needs its dependencies; the others are never opened.
+      const source = path.join(workspaces, box.id)
+      await cp(source, path.join(workspaces, boxId), {
+        recursive: true,
+        verbatimSymlinks: true,
+        filter: (entry) => index === usedIndex || !entry.startsWith(`${source}/node_modules`),
+      })
+      await first.database.db.insert(applications).values({
+        ...application,
+        id: applicationId,
+        slug: `${application.slug}-${index}`,
+      })
+      await first.database.db.insert(devboxes).values({ ...box, id: boxId, applicationId })
+      others.push(applicationId)
+    }
+    await first.stop()
+
+    const startedAt = Date.now()
+    const second = await startServer(config, { serveWeb: false })
+    cleanups.push(second.stop)
+    const startMs = Date.now() - startedAt
+    const secondBase = `http://127.0.0.1:${second.port}`
+    // Start did not wait for any dev server: nothing is open yet, and the server answers.
+    expect([id, ...others].filter(second.devboxes.isOpen)).toEqual([])
+    expect((await call(secondBase, '/healthz')).status).toBe(200)
+    console.log(`start with 30 workspaces: ${startMs} ms`)
+
+    // The first message right after the restart waits for its box instead of failing.
+    const signIn = await call(secondBase, '/api/auth/sign-in/email', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'many@example.com', password: 'correct-horse-battery' }),
+    })
+    const secondAuth = { authorization: `Bearer ${signIn.headers.get('set-auth-token') ?? ''}` }
+    const target = others[usedIndex - 1] ?? ''
+    const sent = await call(secondBase, `/api/demo/applications/${target}/message`, {
+      method: 'POST',
+      headers: secondAuth,
+      body: JSON.stringify({
+        message: 'Hello after the restart',
+        model: 'demo',
+        client_id: randomUUID(),
+      }),
+    })
+    expect(sent.status, await sent.clone().text()).toBe(200)
+    const { conversation_id: conversationId } = (await sent.json()) as { conversation_id: string }
+    await second.created.conversations.runs.settled(conversationId)
+    const [run] = await second.database.db
+      .select()
+      .from(runs)
+      .where(eq(runs.conversationId, conversationId))
+    expect(run?.status, run?.error ?? '').toBe('finished')
+    expect(second.devboxes.isOpen(target)).toBe(true)
+    // Only the box that was used was opened.
+    expect([id, ...others].filter(second.devboxes.isOpen)).toEqual([target])
   })
 })

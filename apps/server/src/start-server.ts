@@ -36,6 +36,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     port,
     database,
     devboxes,
+    created,
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -4,6 +4,8 @@ import { schema } from '@sprout/db/schema.ts'
 import { APIError, betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { admin, bearer, jwt, organization } from 'better-auth/plugins'
+import { createAccessControl } from 'better-auth/plugins/access'
+import { defaultStatements } from 'better-auth/plugins/admin/access'
 import { count, eq } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 import { loopbackAliases } from '../http/origins.ts'
@@ -12,6 +14,23 @@ export type AuthOptions = {
   config: Pick<Config, 'publicUrl' | 'adminEmails' | 'authSecret'>
   db: Database
   secret: string
+}
+
+/**
+ * Platform admins may not impersonate anyone nor list sessions (each listed session carries its
+ * raw token, usable as a bearer token). The admin endpoints are not reachable over HTTP either
+ * (auth-endpoints.ts); this keeps them harmless if one ever is.
+ */
+const adminAccess = createAccessControl(defaultStatements)
+const platformAdminRoles = {
+  ac: adminAccess,
+  roles: {
+    admin: adminAccess.newRole({
+      user: ['create', 'list', 'set-role', 'ban', 'delete', 'set-password', 'get', 'update'],
+      session: ['revoke', 'delete'],
+    }),
+    user: adminAccess.newRole({ user: [], session: [] }),
+  },
 }
 
 /** better-auth with the plugins Sprout relies on: organizations, platform admin, bearer and JWT. */
@@ -94,7 +113,7 @@ export function createAuth({ config, db, secret }: AuthOptions) {
             refusePersonal(organization.id, 'Nobody can leave a personal organization.'),
         },
       }),
-      admin(),
+      admin(platformAdminRoles),
       bearer(),
       // Short-lived tokens are issued on request (GET /api/auth/token), not on every session read.
       jwt({

@@ -11,6 +11,9 @@ describe('parseConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
     expect(config.dataDir).toMatch(/\.data$/)
     expect(config.authRateLimit).toEqual({ max: 10, windowSeconds: 60 })
+    expect(config.maxBodyBytes).toBe(1_048_576)
+    // Node then listens on IPv6 and IPv4 alike: http://[::1]:3000 reaches the server too.
+    expect(config.host).toBeUndefined()
   })
 
   it('derives PUBLIC_URL from PORT and trims settings', () => {
@@ -38,5 +41,8 @@ describe('parseConfig', () => {
       /AUTH_RATE_LIMIT: must look like/,
     )
     expect(() => parseConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/)
+    expect(parseConfig({ MAX_BODY_BYTES: '65536' }).maxBodyBytes).toBe(65_536)
+    expect(() => parseConfig({ MAX_BODY_BYTES: '1mb' })).toThrow(/MAX_BODY_BYTES/)
+    expect(() => parseConfig({ MAX_BODY_BYTES: '10' })).toThrow(/MAX_BODY_BYTES/)
   })
 })

@@ -30,7 +30,8 @@ const rateLimit = z
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: every interface, IPv6 too where there is one, so http://[::1]:PORT reaches it.
+  HOST: optionalText,
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: optionalText,
   PUBLIC_URL: optionalText,
@@ -86,7 +87,7 @@ const environmentSchema = z.object({
 
 export type Config = {
   port: number
-  host: string
+  host: string | undefined
   dataDir: string
   databaseUrl: string | undefined
   publicUrl: string

@@ -28,7 +28,6 @@ import {
   stageMessage,
 } from './service.ts'
 
-/** Reads an optional JSON body; an empty body is an empty object. */
 /** The builder chat (SPEC §7), under /api/demo/applications/{id}/…; listen is in listen-routes. */
 export function conversationRoutes(options: {
   db: Database

@@ -182,7 +182,8 @@ export function createRunManager(options: {
       })
     try {
       const isBuilder = conversation.kind === 'builder' && conversation.applicationId !== null
-      const box = isBuilder ? devboxes.box(conversation.applicationId ?? '') : undefined
+      // Right after a restart the box may still be opening: the run waits for it.
+      const box = isBuilder ? await devboxes.whenReady(conversation.applicationId ?? '') : undefined
       if (isBuilder && !box) {
         throw new AppError(
           409,

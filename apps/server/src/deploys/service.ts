@@ -21,7 +21,7 @@ export type DeployContext = ApplicationContext & { devboxes: DevboxRuntime; depl
  */
 export async function deployApplication(context: DeployContext, applicationId: string) {
   const application = await findApplicationRecord(context, applicationId)
-  const box = context.devboxes.box(application.id)
+  const box = await context.devboxes.whenReady(application.id)
   if (!box) throw conflict('The dev box is not ready yet. Try again in a moment.')
   if (running.has(application.id))
     throw conflict('A deploy of this application is already running.')

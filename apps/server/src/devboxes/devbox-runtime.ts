@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Database } from '@sprout/db/database.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
@@ -11,6 +12,27 @@ import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { eq } from 'drizzle-orm'
 
 export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
+
+/** Dev servers opened at once after a restart: more would only slow each other down. */
+const maxConcurrentOpens = 2
+/** How long a run waits for its box after a restart (a dev server's start timeout is 60 s). */
+const readyTimeoutMs = 90_000
+
+/** Runs at most `slots` of the given tasks at once, the rest in the order they came. */
+function createLimiter(slots: number) {
+  let running = 0
+  const waiting: (() => void)[] = []
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve))
+    running += 1
+    try {
+      return await task()
+    } finally {
+      running -= 1
+      waiting.shift()?.()
+    }
+  }
+}
 
 export type DevboxRuntime = ReturnType<typeof createDevboxRuntime>
 
@@ -30,6 +52,11 @@ export function createDevboxRuntime(options: {
   const boxes = new Map<string, Devbox>()
   const states = new Map<string, DevboxState>()
   const pending = new Set<Promise<unknown>>()
+  /** Boxes recorded before a restart and not opened yet: opened on first use (reopenLater). */
+  const unopened = new Map<string, { id: string; packType: PackType }>()
+  const opening = new Map<string, Promise<Devbox | undefined>>()
+  const openSlots = createLimiter(maxConcurrentOpens)
+  let poolStarted: Promise<void> = Promise.resolve()
 
   const track = <T>(work: Promise<T>) => {
     pending.add(work)
@@ -70,6 +97,41 @@ export function createDevboxRuntime(options: {
       })(),
     )
 
+  /**
+   * Opens a box recorded before the restart: after the pool's own boxes (so new applications
+   * still open at once), at most `maxConcurrentOpens` at a time.
+   */
+  const ensureOpen = (applicationId: string): Promise<Devbox | undefined> => {
+    const open = boxes.get(applicationId)
+    if (open) return Promise.resolve(open)
+    const already = opening.get(applicationId)
+    if (already) return already
+    const row = unopened.get(applicationId)
+    if (!row) return Promise.resolve(undefined)
+    const work = track(
+      (async () => {
+        await poolStarted.catch(() => undefined)
+        return openSlots(async () => {
+          if (!unopened.has(applicationId)) return boxes.get(applicationId)
+          try {
+            const box = await driver.open(row.id, row.packType)
+            unopened.delete(applicationId)
+            // The application was deleted while its box was being opened.
+            if (!states.has(applicationId)) return undefined
+            await markReady(applicationId, box)
+            return box
+          } catch (error) {
+            unopened.delete(applicationId)
+            await markFailed(applicationId, error)
+            return undefined
+          }
+        })
+      })().finally(() => opening.delete(applicationId)),
+    )
+    opening.set(applicationId, work)
+    return work
+  }
+
   return {
     pool,
     confinement: options.confinement,
@@ -93,12 +155,38 @@ export function createDevboxRuntime(options: {
       void provisionCold(applicationId, packType, id)
     },
 
-    state: (applicationId: string): DevboxState => states.get(applicationId) ?? 'missing',
+    /** The box's state; asking is a use, so a box not opened since the restart starts opening. */
+    state: (applicationId: string): DevboxState => {
+      if (unopened.has(applicationId)) void ensureOpen(applicationId)
+      return states.get(applicationId) ?? 'missing'
+    },
 
-    box: (applicationId: string) => boxes.get(applicationId),
+    /** Whether the application's box is open, without opening it. */
+    isOpen: (applicationId: string) => boxes.has(applicationId),
+
+    /** The application's box when it is open; first use after a restart starts opening it. */
+    box: (applicationId: string) => {
+      const box = boxes.get(applicationId)
+      if (!box && unopened.has(applicationId)) void ensureOpen(applicationId)
+      return box
+    },
+
+    /**
+     * The application's box, waiting for it to be opened (after a restart) or provisioned, up
+     * to `timeoutMs`; undefined when it failed, is missing or took longer.
+     */
+    whenReady: async (applicationId: string, timeoutMs = readyTimeoutMs) => {
+      const deadline = Date.now() + timeoutMs
+      if (unopened.has(applicationId)) await ensureOpen(applicationId)
+      while (states.get(applicationId) === 'provisioning' && Date.now() < deadline) {
+        await delay(100)
+      }
+      return boxes.get(applicationId)
+    },
 
     /** Ready when the box exists and its dev server answers HTTP. */
     isEditorReady: async (applicationId: string) => {
+      if (unopened.has(applicationId)) void ensureOpen(applicationId)
       const target = boxes.get(applicationId)?.devServer.target()
       if (!target) return false
       try {
@@ -112,32 +200,37 @@ export function createDevboxRuntime(options: {
       const rows = await db.select().from(devboxes).where(eq(devboxes.applicationId, applicationId))
       boxes.delete(applicationId)
       states.delete(applicationId)
+      unopened.delete(applicationId)
+      await opening.get(applicationId)
       for (const row of rows) await driver.destroy(row.id)
     },
 
-    /** Re-opens every application's box after a restart and starts filling the pool. */
+    /**
+     * After a restart: the pool reopens its own boxes in the background, and each application's
+     * box is opened on first use (a preview, a run, the editor-ready poll), so start-up does not
+     * wait for dev servers however many workspaces there are.
+     */
     start: async () => {
-      await pool.start()
+      poolStarted = track(pool.start())
       const rows = await db.select().from(devboxes)
-      for (const row of rows)
-        states.set(row.applicationId, row.status === 'failed' ? 'failed' : 'provisioning')
-      const restore = async () => {
-        for (const row of rows) {
-          if (row.status === 'failed') continue
-          try {
-            await markReady(row.applicationId, await driver.open(row.id, row.packType as PackType))
-          } catch (error) {
-            if (row.status === 'provisioning') {
-              // Provisioning was cut off by the restart: nothing was built in it yet, start over.
-              await driver.destroy(row.id).catch(() => undefined)
-              await provisionCold(row.applicationId, row.packType as PackType, row.id)
-            } else {
-              await markFailed(row.applicationId, error)
-            }
-          }
+      for (const row of rows) {
+        if (row.status === 'failed') {
+          states.set(row.applicationId, 'failed')
+          continue
         }
+        states.set(row.applicationId, 'provisioning')
+        if (row.status === 'ready') {
+          unopened.set(row.applicationId, { id: row.id, packType: row.packType as PackType })
+          continue
+        }
+        // Provisioning was cut off by the restart: nothing was built in it yet, start over.
+        void track(
+          (async () => {
+            await driver.destroy(row.id).catch(() => undefined)
+            await provisionCold(row.applicationId, row.packType as PackType, row.id)
+          })(),
+        )
       }
-      void track(restore())
     },
 
     stop: async () => {

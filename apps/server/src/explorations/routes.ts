@@ -28,7 +28,6 @@ import {
   sendExplorationMessage,
 } from './service.ts'
 
-/** A JSON body that may be empty (then `{}`). */
 /** The exploration chat (SPEC §2 /explore/{id}, §7): brainstorming with no tools, no app. */
 export function explorationRoutes(options: {
   db: Database

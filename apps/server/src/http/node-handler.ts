@@ -13,8 +13,10 @@ export function createNodeHandlers({ app, origins, previewHost, appsHost }: Crea
   const product = getRequestListener(app.fetch)
   const failed = (response: ServerResponse) => (error: unknown) => {
     console.error('[server] preview or apps request failed:', error)
-    if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' })
-    response.end('An error occurred')
+    // Half an answer already left: cut it off rather than append an error to it.
+    if (response.headersSent) return void response.destroy()
+    response.writeHead(500, { 'content-type': 'application/json' })
+    response.end(JSON.stringify({ error: 'An error occurred' }))
   }
   return {
     request: (request: IncomingMessage, response: ServerResponse) => {

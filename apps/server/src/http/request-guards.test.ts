@@ -25,24 +25,34 @@ describe('request guards', () => {
   }, 60_000)
   afterAll(() => harness.close())
 
-  it('answers a NUL byte in a path with a 400 on every route, changing nothing', async () => {
+  it('answers a NUL byte in a path with a 400 naming the parameter, changing nothing', async () => {
     for (const [method, path] of [
       ['GET', '/api/applications/%00'],
       ['DELETE', '/api/applications/%00'],
       ['GET', `/api/applications/${applicationId}%00`],
       ['GET', '/api/demo/applications/%00/conversations'],
+      ['GET', '/api/demo/applications/%00/listen'],
       ['POST', '/api/demo/applications/%00/message'],
+      ['POST', '/api/demo/applications/%00/stage-message'],
       ['POST', '/api/applications/%00/deploy'],
-      ['GET', '/api/explorations/%00'],
-      ['GET', '/api/organizations/%00'],
-      ['POST', '/api/applications/%00/vault'],
       ['GET', '/api/applications/%00/editor-ready'],
       ['POST', '/api/demo/applications/%00/interrupt'],
       ['POST', '/api/demo/applications/%00/continue'],
+      ['GET', '/api/explorations/%00'],
+      ['POST', '/api/explorations/%00/message'],
+      ['POST', '/api/explorations/a%00b/interrupt'],
     ] as const) {
       const response = await harness.request(path, { method, user, headers: headers() })
       expect(response.status, `${method} ${path}`).toBe(400)
       expect(await response.json(), path).toEqual({
+        error: 'Invalid path parameter "id": contains a NUL byte',
+      })
+    }
+    // A path no route names still gets the 400, not a database error.
+    for (const path of ['/api/organizations/%00', '/api/auth/%00/get-session']) {
+      const response = await harness.request(path, { user, headers: headers() })
+      expect(response.status, path).toBe(400)
+      expect(await response.json()).toEqual({
         error: 'Invalid path: it contains a NUL byte (%00)',
       })
     }
@@ -83,6 +93,25 @@ describe('request guards', () => {
     expect(signUp.status).toBe(400)
     expect(await signUp.json()).toEqual({ error: 'Invalid field "password": contains a NUL byte' })
     expect(findNulField({ members: [{ name: 'ok' }, { name: 'b\u0000' }] })).toBe('members.1.name')
+  })
+
+  it('stores lone surrogates as U+FFFD instead of failing on them', async () => {
+    const created = await harness.request('/api/applications', {
+      method: 'POST',
+      user,
+      headers: headers(),
+      body: '{"name":"half \\ud800 pair","initial_prompt":"\\udfff","model":"demo"}',
+    })
+    expect(created.status).toBe(201)
+    const { id } = (await created.json()) as { id: string }
+    const read = await harness.request(`/api/applications/${id}`, { user, headers: headers() })
+    expect(((await read.json()) as { name: string }).name).toBe('half \ufffd pair')
+    // better-auth's routes do not go through our parser; its writes must not fail either.
+    const signUp = await harness.request('/api/auth/sign-up/email', {
+      method: 'POST',
+      body: `{"email":"surrogate-${Date.now()}@example.com","password":"correct-horse-battery","name":"x\\ud800"}`,
+    })
+    expect(signUp.status).toBeLessThan(500)
   })
 
   it('answers a body that is not a JSON object with a 400, not a TypeError', async () => {
@@ -144,7 +173,7 @@ describe('request guards', () => {
     expect(JSON.parse(chunked.body)).toMatchObject({ error: expect.stringContaining('too large') })
   })
 
-  it('gives every 5xx of better-auth the error shape', async () => {
+  it('gives every failure of better-auth the error shape', async () => {
     const empty = await withErrorBody(new Response(null, { status: 500 }))
     expect(empty.status).toBe(500)
     expect(await empty.json()).toEqual({ error: 'An error occurred' })
@@ -152,6 +181,22 @@ describe('request guards', () => {
     expect(await html.json()).toEqual({ error: 'An error occurred' })
     const shaped = await withErrorBody(Response.json({ error: 'Kept' }, { status: 500 }))
     expect(await shaped.json()).toEqual({ error: 'Kept' })
+    const refused = await withErrorBody(
+      Response.json({ message: 'Invalid email or password', code: 'INVALID' }, { status: 401 }),
+    )
+    expect(await refused.json()).toEqual({
+      message: 'Invalid email or password',
+      code: 'INVALID',
+      error: 'Invalid email or password',
+    })
+    const bare = await withErrorBody(new Response(null, { status: 404 }))
+    expect(await bare.json()).toEqual({ error: 'Request failed' })
+    const signIn = await harness.request('/api/auth/sign-in/email', {
+      method: 'POST',
+      body: JSON.stringify({ email: user.email, password: 'not-the-password' }),
+    })
+    expect(signIn.status).toBe(401)
+    expect(await signIn.json()).toMatchObject({ error: 'Invalid email or password' })
     const fine = new Response('ok', { status: 200 })
     expect(await withErrorBody(fine)).toBe(fine)
   })

@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
+import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../app-env.ts'
 import { AppError, badRequest } from '../errors/app-error.ts'
 
@@ -49,7 +50,12 @@ export function findNulField(value: unknown, path: string[] = []): string | unde
 export const refuseNulBytes = createMiddleware<AppEnv>(async (context, next) => {
   const url = new URL(context.req.url)
   if (/%00/i.test(url.pathname) || url.pathname.includes('\0')) {
-    throw badRequest('Invalid path: it contains a NUL byte (%00)')
+    const parameter = nulPathParameter(url.pathname, matchedRoutes(context))
+    throw badRequest(
+      parameter
+        ? `Invalid path parameter "${parameter}": contains a NUL byte`
+        : 'Invalid path: it contains a NUL byte (%00)',
+    )
   }
   for (const [name, value] of url.searchParams) {
     if (name.includes('\0') || value.includes('\0')) {
@@ -75,13 +81,49 @@ export const refuseNulBytes = createMiddleware<AppEnv>(async (context, next) => 
   await next()
 })
 
-/** better-auth answers some failures with an empty 5xx: every 5xx carries `{ "error": … }`. */
+/**
+ * The name of the path parameter holding the NUL byte, read off the routes this request matched
+ * (`/api/applications/:id` → `id`); undefined when no route names that segment.
+ */
+function nulPathParameter(pathname: string, routes: { path: string }[]): string | undefined {
+  const segments = pathname.split('/')
+  for (const route of routes) {
+    const pattern = route.path.split('/')
+    for (const [index, segment] of pattern.entries()) {
+      const value = segments[index]
+      if (!segment.startsWith(':') || value === undefined) continue
+      if (/%00/i.test(value) || value.includes('\0')) return segment.slice(1).replace(/[{?].*$/, '')
+    }
+  }
+  return undefined
+}
+
+/**
+ * better-auth's failures carry `{ "error": … }` like ours: a 4xx keeps its fields and gains
+ * `error` (its `message`); a 5xx without one (some are empty) gets the generic text, logged.
+ */
 export async function withErrorBody(response: Response): Promise<Response> {
-  if (response.status < 500) return response
+  if (response.status < 400) return response
   const text = await response.clone().text()
+  let fields: Record<string, unknown> = {}
   try {
-    if (typeof (JSON.parse(text) as { error?: unknown }).error === 'string') return response
+    const body: unknown = JSON.parse(text)
+    if (body && typeof body === 'object' && !Array.isArray(body)) fields = { ...body }
   } catch {}
-  console.error(`[auth] answered ${response.status}: ${text.slice(0, 500)}`)
-  return Response.json({ error: 'An error occurred' }, { status: response.status })
+  if (typeof fields.error === 'string' && fields.error) return response
+  let error = 'Request failed'
+  if (response.status >= 500) {
+    console.error(`[auth] answered ${response.status}: ${text.slice(0, 500)}`)
+    fields = {}
+    error = 'An error occurred'
+  } else if (typeof fields.message === 'string' && fields.message) {
+    error = fields.message
+  }
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  headers.set('content-type', 'application/json')
+  return new Response(JSON.stringify({ ...fields, error }), {
+    status: response.status,
+    headers,
+  })
 }

@@ -19,6 +19,7 @@ const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
  * DATA_DIR.
  */
 export const workspaceInside = '/home/sprout/app'
+const keeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
 const maxTmpBytes = 256 * 1024 * 1024
 
 export type BoxSandbox = {
@@ -94,7 +95,7 @@ export function createBoxSandbox(input: {
   const commandFor: BoxSandbox['commandFor'] = ({ cwd, script, path: searchPath }) => {
     // A login shell reads /etc/profile, which resets PATH; put the box's PATH back first.
     const loginScript = `export PATH=${shellQuote(searchPath)}\n${limitScript()}\n${script}`
-    if (!tools.bubblewrapPath) return ['bash', '-lc', loginScript]
+    if (!tools.bubblewrapPath) return [process.execPath, keeperScript, 'bash', '-lc', loginScript]
     const user = tools.boxUser
     const argv: string[] = []
     if (cgroup && cgroup.procsFiles.length > 0) {

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -170,6 +170,43 @@ describe('local driver without a sandbox (DEVBOX_SANDBOX=off)', () => {
       expect(isProcessGroupAlive(groupId)).toBe(false)
     } finally {
       await driver.shutdown()
+      await rm(baseDirectory, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('leaves no process behind when the server is killed without stopping', async () => {
+    const baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-plain-crash-'))
+    const templates = await createFakeTemplates(path.join(baseDirectory, 'templates'))
+    const script = path.join(baseDirectory, 'server.ts')
+    await writeFile(
+      script,
+      [
+        `import { createLocalDriver } from ${JSON.stringify(path.join(import.meta.dirname, 'local-driver.ts'))}`,
+        'const driver = createLocalDriver({',
+        `  rootDir: ${JSON.stringify(path.join(baseDirectory, 'root'))},`,
+        `  templatesDir: ${JSON.stringify(templates)},`,
+        `  cacheDir: ${JSON.stringify(testCacheDir)},`,
+        "  sandbox: 'off',",
+        '})',
+        "const box = await driver.provision('vite-react')",
+        "console.log('GROUP', box.devServer.processGroupId())",
+        'setInterval(() => {}, 1000)',
+      ].join('\n'),
+    )
+    const server = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      const groupId = await new Promise<number>((resolve, reject) => {
+        server.stdout?.setEncoding('utf8').on('data', (text: string) => {
+          const match = /GROUP (\d+)/.exec(text)
+          if (match) resolve(Number(match[1]))
+        })
+        server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)))
+      })
+      expect(isProcessGroupAlive(groupId)).toBe(true)
+      server.kill('SIGKILL')
+      await waitFor(() => !isProcessGroupAlive(groupId), 10_000)
+    } finally {
+      server.kill('SIGKILL')
       await rm(baseDirectory, { recursive: true, force: true })
     }
   }, 60_000)
