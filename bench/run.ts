@@ -7,9 +7,11 @@ import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchStartup } from './startup.ts'
+import { benchStartupWorkspaces } from './startup-workspaces.ts'
 
 const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   startup: benchStartup,
+  'startup-workspaces': benchStartupWorkspaces,
   'organizations-throughput': benchOrganizationsThroughput,
   devbox: benchDevbox,
   confinement: benchConfinement,

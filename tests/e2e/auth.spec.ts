@@ -64,3 +64,29 @@ test('an expired session signs the user out and says so on /signin', async ({ pa
   await expect(page.getByText('Your session has expired. Please sign in again.')).toBeVisible()
   await expect(new Navbar(page).signUpButton).toBeVisible()
 })
+
+// The default PUBLIC_URL names localhost; its loopback aliases are the same server and work too.
+for (const host of ['127.0.0.1', '[::1]']) {
+  test.describe(`at http://${host} instead of localhost`, () => {
+    test.use({
+      baseURL: async ({ baseURL }, use) => use(baseURL?.replace('//localhost:', `//${host}:`)),
+    })
+
+    test('a new user signs up, signs out and back in', async ({ page }) => {
+      const user = newUser('Loopback')
+      const home = new HomePage(page)
+      const navbar = new Navbar(page)
+      const signUpPage = new SignUpPage(page)
+      await signUpPage.goto()
+      expect(new URL(page.url()).hostname).toBe(host)
+      await signUpPage.signUp(user)
+      await expectPath(page, '/')
+      await expect(home.heading).toBeVisible()
+      await navbar.signOut()
+      await expectPath(page, '/signin')
+      await new SignInPage(page).signIn(user)
+      await expectPath(page, '/')
+      await expect(navbar.currentOrganization).toHaveText('Personal')
+    })
+  })
+}
