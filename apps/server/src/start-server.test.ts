@@ -151,7 +151,7 @@ describe(`dev boxes across a restart (${testDatabaseKind})`, () => {
 })
 
 describe(`start-up with many workspaces (${testDatabaseKind})`, () => {
-  it('answers at once with 30 workspaces, opens a box on first use, and the first message waits for it', {
+  it('answers at once with 30 workspaces, opens a box on first use; the first continue waits for it', {
     timeout: 180_000,
   }, async () => {
     const environment = await environmentForThisDatabase()
@@ -177,6 +177,18 @@ describe(`start-up with many workspaces (${testDatabaseKind})`, () => {
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
     expect(first.devboxes.state(id)).toBe('ready')
+    // A conversation to continue after the restart.
+    const firstMessage = await call(base, `/api/demo/applications/${id}/message`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        message: 'Before the restart',
+        model: 'demo',
+        client_id: randomUUID(),
+      }),
+    })
+    const { conversation_id: earlier } = (await firstMessage.json()) as { conversation_id: string }
+    await first.created.conversations.runs.settled(earlier)
     const [application] = await first.database.db
       .select()
       .from(applications)
@@ -221,12 +233,26 @@ describe(`start-up with many workspaces (${testDatabaseKind})`, () => {
     expect((await call(secondBase, '/healthz')).status).toBe(200)
     console.log(`start with 30 workspaces: ${startMs} ms`)
 
-    // The first message right after the restart waits for its box instead of failing.
+    // The first continue and a new message right after the restart wait for their boxes.
     const signIn = await call(secondBase, '/api/auth/sign-in/email', {
       method: 'POST',
       body: JSON.stringify({ email: 'many@example.com', password: 'correct-horse-battery' }),
     })
     const secondAuth = { authorization: `Bearer ${signIn.headers.get('set-auth-token') ?? ''}` }
+    const finished = async (conversationId: string, runId: string) => {
+      await second.created.conversations.runs.settled(conversationId)
+      const [run] = await second.database.db.select().from(runs).where(eq(runs.id, runId))
+      return `${run?.status} ${run?.error ?? ''}`.trim()
+    }
+    const continued = await call(
+      secondBase,
+      `/api/demo/applications/${id}/continue?conversation_id=${earlier}`,
+      { method: 'POST', headers: secondAuth, body: JSON.stringify({ model: 'demo' }) },
+    )
+    expect(continued.status, await continued.clone().text()).toBe(200)
+    const { run_id: continuedRun } = (await continued.json()) as { run_id: string }
+    expect(await finished(earlier, continuedRun)).toBe('finished')
+
     const target = others[usedIndex - 1] ?? ''
     const sent = await call(secondBase, `/api/demo/applications/${target}/message`, {
       method: 'POST',
@@ -238,15 +264,9 @@ describe(`start-up with many workspaces (${testDatabaseKind})`, () => {
       }),
     })
     expect(sent.status, await sent.clone().text()).toBe(200)
-    const { conversation_id: conversationId } = (await sent.json()) as { conversation_id: string }
-    await second.created.conversations.runs.settled(conversationId)
-    const [run] = await second.database.db
-      .select()
-      .from(runs)
-      .where(eq(runs.conversationId, conversationId))
-    expect(run?.status, run?.error ?? '').toBe('finished')
-    expect(second.devboxes.isOpen(target)).toBe(true)
-    // Only the box that was used was opened.
-    expect([id, ...others].filter(second.devboxes.isOpen)).toEqual([target])
+    const sentBody = (await sent.json()) as { conversation_id: string; run_id: string }
+    expect(await finished(sentBody.conversation_id, sentBody.run_id)).toBe('finished')
+    // Only the boxes that were used were opened.
+    expect([id, ...others].filter(second.devboxes.isOpen)).toEqual([id, target])
   })
 })
