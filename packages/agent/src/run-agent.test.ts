@@ -188,8 +188,12 @@ describe('the agent loop with Anthropic', () => {
       { blocks: [{ type: 'text', text: 'That path is not allowed.' }] },
     ])
     expect(existsSync(path.join(devbox.workspacePath, '..', 'escape'))).toBe(false)
-    expect(log.ofType('tool-output-error')[0]?.errorText).toMatch(/outside the workspace/)
+    const errorText = log.ofType('tool-output-error')[0]?.errorText ?? ''
+    expect(errorText).toMatch(/^Path .*outside the workspace/)
+    // No class names in what the user and the model read.
+    expect(errorText).not.toMatch(/Error:/)
     expect(JSON.stringify(requests[1]?.messages)).toMatch(/"is_error":true/)
+    expect(JSON.stringify(requests[1]?.messages)).not.toMatch(/ToolError/)
     expect(result.finishReason).toBe('stop')
   })
 

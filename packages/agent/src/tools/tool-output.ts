@@ -22,6 +22,12 @@ export function capToolOutput(
 /** A tool failure whose message is meant for the model and the user. */
 export class ToolError extends Error {
   override name = 'ToolError'
+
+  // The AI SDK turns a tool's error into text with toString(): the message alone, never
+  // 'ToolError: …', is what the model and the chat see.
+  override toString(): string {
+    return this.message
+  }
 }
 
 type SystemError = Error & { code?: string }
