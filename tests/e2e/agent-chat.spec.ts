@@ -56,7 +56,7 @@ test('creating an app with the Demo model: the agent reasons, plans, writes, run
   const shell = chat.toolCall('$ (5s) ls src')
   await shell.getByRole('button', { name: '$ (5s) ls src' }).click()
   await expect(shell).toContainText('App.tsx')
-  await expect(chat.contextUsage).toContainText(/^Context: [\d,]+ \/ [\d,]+$/)
+  await expect(chat.contextUsage).toContainText(/^Context: [\d,]+ \/ [\d,]+ \(\d+%\)$/)
   await expect(chat.interruptButton).toHaveCount(0)
 
   // The preview shows what the agent wrote.

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { contextUsage, formatContextUsage, isContextWarning } from './context-usage.ts'
+import {
+  contextUsage,
+  formatContextPercentage,
+  formatContextUsage,
+  isContextWarning,
+} from './context-usage.ts'
 
 describe('contextUsage', () => {
   it('adds input, cache read and output tokens over the context window', () => {
@@ -23,5 +28,13 @@ describe('contextUsage', () => {
 
   it('formats the readout', () => {
     expect(formatContextUsage({ used: 12_345, limit: 200_000 })).toBe('Context: 12,345 / 200,000')
+    const usage = contextUsage(
+      { inputTokens: 170_500, cacheReadTokens: 0, outputTokens: 0 },
+      200_000,
+    )
+    expect(`${formatContextUsage(usage)} ${formatContextPercentage(usage)}`).toBe(
+      'Context: 170,500 / 200,000 (85%)',
+    )
+    expect(formatContextPercentage({ percentage: 80.9 })).toBe('(80%)')
   })
 })

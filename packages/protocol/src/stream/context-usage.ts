@@ -30,3 +30,8 @@ export function isContextWarning(usage: Pick<ContextUsage, 'percentage'>): boole
 export function formatContextUsage(usage: Pick<ContextUsage, 'used' | 'limit'>): string {
   return `Context: ${usage.used.toLocaleString('en-US')} / ${usage.limit.toLocaleString('en-US')}`
 }
+
+/** The share of the window, rounded down so 80.4 % does not read as a warning-free '81%'. */
+export function formatContextPercentage(usage: Pick<ContextUsage, 'percentage'>): string {
+  return `(${Math.floor(usage.percentage)}%)`
+}
