@@ -16,6 +16,8 @@ export type ChatPanelProps = {
   onInterrupt: () => void
   onRetry?: () => void
   notice?: string | null
+  /** A word next to the input about what it holds, e.g. a queued message handed back. */
+  draftNote?: string | null
   placeholder: string
   workingText: string
   emptyState: ReactNode
@@ -45,6 +47,7 @@ export function ChatPanel({
   onInterrupt,
   onRetry,
   notice,
+  draftNote,
   placeholder,
   workingText,
   emptyState,
@@ -79,6 +82,11 @@ export function ChatPanel({
         {notice && (
           <p role="alert" className="text-sm text-red-600">
             {notice}
+          </p>
+        )}
+        {draftNote && (
+          <p role="status" className="text-sm text-zinc-600">
+            {draftNote}
           </p>
         )}
         <StagedMessages messages={stagedMessages} />

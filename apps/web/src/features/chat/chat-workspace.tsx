@@ -112,6 +112,7 @@ export function ChatWorkspace({
         onInterrupt={chat.interrupt}
         onRetry={chat.retry}
         notice={chat.notice}
+        draftNote={chat.draftNote}
         placeholder="Ask the agent to build or change something..."
         workingText="Working..."
         emptyState={<NewConversationHint />}

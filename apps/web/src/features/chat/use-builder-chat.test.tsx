@@ -132,6 +132,10 @@ describe('useBuilderChat', () => {
     await settle()
     expect(chat.draft).toBe('Make it blue')
     expect(chat.stagedMessages).toEqual([])
+    expect(chat.draftNote).toBe('Not sent — the agent finished first. Press Enter to send it.')
+    // Sending it again clears the note.
+    act(() => chat.send('Make it blue', 'demo'))
+    expect(chat.draftNote).toBeNull()
   })
 
   it('returns the message to the input when the stage request fails', async () => {

@@ -43,6 +43,8 @@ export type BuilderChat = {
   setDraft: (draft: string) => void
   /** A request that failed, e.g. a message that could not be sent (it is back in the input). */
   notice: string | null
+  /** Why the input holds text the user already sent (a queued message the run did not take). */
+  draftNote: string | null
   /**
    * Sends, or queues the message while the agent runs. `fallbackModel` is tried when the server
    * refuses `model` (400), e.g. a fixed model this installation has no key for.
@@ -64,6 +66,9 @@ type Options = {
  * One builder chat (SPEC §4 "Agent run", "Stream connection"): a blocks store fed by the listen
  * stream of the selected conversation, and the actions that send, stage, interrupt and retry.
  */
+/** Why a queued message is back in the input (docs: the builder chat's queue). */
+export const NOT_SENT_NOTE = 'Not sent — the agent finished first. Press Enter to send it.'
+
 export function useBuilderChat({ applicationId, onMessageSent }: Options): BuilderChat {
   const [store] = useState(() => createBlocksStore())
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState)
@@ -71,6 +76,8 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   const [connectionStatus, setConnectionStatus] = useState<StreamConnectionStatus>('closed')
   const [draft, setDraft] = useState('')
   const [notice, setNotice] = useState<string | null>(null)
+  // Said next to the input when a queued message comes back because the run ended first.
+  const [draftNote, setDraftNote] = useState<string | null>(null)
   const [withdrawn, setWithdrawn] = useState<ReadonlySet<string>>(() => new Set())
   const connectionRef = useRef<StreamConnection | null>(null)
   const selectedRef = useRef<ConversationSelection>(undefined)
@@ -119,7 +126,9 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   useEffect(() => {
     if (state.failedMessages.length === 0) return
     for (const message of state.failedMessages) {
-      if (ownStaged.current.has(message.id)) handBack(message)
+      if (!ownStaged.current.has(message.id) || handedBack.current.has(message.id)) continue
+      handBack(message)
+      setDraftNote(NOT_SENT_NOTE)
     }
     store.dispatch({ type: 'local-clear-failed' })
   }, [state.failedMessages, store, handBack])
@@ -130,6 +139,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
       store.reset()
       setWithdrawn(new Set())
       setNotice(null)
+      setDraftNote(null)
       setConversationId(next)
     },
     [store],
@@ -152,8 +162,10 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
         conversation_id: targetId,
         client_id: id,
       })
-      if (answer.status === 'unsent') handBack({ id, text })
-      else setWithdrawn((current) => new Set(current).add(id))
+      if (answer.status === 'unsent') {
+        handBack({ id, text })
+        setDraftNote(NOT_SENT_NOTE)
+      } else setWithdrawn((current) => new Set(current).add(id))
     } catch {
       handBack({ id, text })
     }
@@ -162,6 +174,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   const send = (text: string, model: string, fallbackModel?: string) => {
     const targetId = conversationId ?? null
     setNotice(null)
+    setDraftNote(null)
     if (targetId && state.isRunning) {
       void stage(text, targetId)
       return
@@ -251,6 +264,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     draft,
     setDraft,
     notice,
+    draftNote,
     send,
     pressEscape,
     interrupt,
