@@ -35,3 +35,12 @@ test('exploring an idea with the Demo model, then building it', async ({ page })
   await page.getByRole('link', { name: 'Back' }).click()
   await expectPath(page, '/')
 })
+
+// That the stream then stops retrying is proved with fake timers in stream-connection.test.ts.
+test('an unknown exploration shows a not-found page', async ({ page }) => {
+  await signUpNewUser(page, 'Lost')
+  await page.goto('/explore/no-such-exploration')
+  await expect(page.getByRole('heading', { name: 'Exploration not found' })).toBeVisible()
+  await page.getByRole('link', { name: 'Back to Applications' }).click()
+  await expectPath(page, '/')
+})

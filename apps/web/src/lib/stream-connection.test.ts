@@ -2,7 +2,7 @@ import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createBlocksStore } from './blocks-store.ts'
 import { createStreamConnection, type StreamConnectionStatus } from './stream-connection.ts'
-import { openEventSourceStream } from './stream-sources.ts'
+import { openEventSourceStream, openFetchEventStream } from './stream-sources.ts'
 import { FakeEventSource } from './testing/fake-event-source.ts'
 
 const textDelta = (seq: number, delta: string): StreamEnvelope => ({
@@ -171,5 +171,38 @@ describe('createStreamConnection', () => {
     old.emit({ seq: 1, runId: 'run-1', chunk: { type: 'start' } })
     store.flush()
     expect(store.getState().isRunning).toBe(false)
+  })
+
+  it('stops for good when the server answers 404: the conversation does not exist', async () => {
+    let attempts = 0
+    const statuses: StreamConnectionStatus[] = []
+    createStreamConnection({
+      open: (_lastSeq, handlers) => {
+        attempts += 1
+        return openFetchEventStream(async () => new Response('{}', { status: 404 }), handlers)
+      },
+      lastSeq: () => null,
+      onEnvelope: () => {},
+      onStatus: (status) => statuses.push(status),
+      random: () => 0.5,
+    })
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(attempts).toBe(1)
+    expect(statuses).toEqual(['connecting', 'gone'])
+  })
+
+  it('keeps retrying other failures with backoff', async () => {
+    let attempts = 0
+    createStreamConnection({
+      open: (_lastSeq, handlers) => {
+        attempts += 1
+        return openFetchEventStream(async () => new Response('', { status: 503 }), handlers)
+      },
+      lastSeq: () => null,
+      onEnvelope: () => {},
+      random: () => 0.5,
+    })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(attempts).toBeGreaterThan(2)
   })
 })

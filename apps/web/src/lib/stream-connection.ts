@@ -3,6 +3,7 @@ import {
   parseStreamEnvelope,
   type StreamEnvelope,
 } from '@sprout/protocol/stream/stream-envelope.ts'
+import { ApiError } from './api-error.ts'
 
 /** What a stream source reports: the data of each server-sent event, its opening and its end. */
 export type StreamSourceHandlers = {
@@ -24,7 +25,8 @@ export type OpenStreamSource = (
   handlers: StreamSourceHandlers,
 ) => Promise<StreamSource>
 
-export type StreamConnectionStatus = 'connecting' | 'open' | 'waiting' | 'closed'
+/** `gone`: the server answered 404 — the conversation does not exist; nothing is retried. */
+export type StreamConnectionStatus = 'connecting' | 'open' | 'waiting' | 'closed' | 'gone'
 
 export type StreamConnectionOptions = {
   open: OpenStreamSource
@@ -108,8 +110,15 @@ export function createStreamConnection(options: StreamConnectionOptions): Stream
         if (isCurrent()) source = opened
         else opened.close()
       },
-      () => {
-        if (isCurrent()) scheduleReconnect()
+      (error: unknown) => {
+        if (!isCurrent()) return
+        if (error instanceof ApiError && error.status === 404) {
+          closed = true
+          dropCurrent()
+          setStatus('gone')
+          return
+        }
+        scheduleReconnect()
       },
     )
   }

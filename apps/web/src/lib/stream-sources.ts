@@ -1,4 +1,5 @@
 import { createSseParser } from '@sprout/protocol/stream/sse-parser.ts'
+import { ApiError } from './api-error.ts'
 import type { StreamSource, StreamSourceHandlers } from './stream-connection.ts'
 
 /** The constructor of EventSource; a seam so tests can pass a fake. */
@@ -36,7 +37,7 @@ export async function openFetchEventStream(
   const response = await request(controller.signal)
   if (!response.ok || !response.body) {
     controller.abort()
-    throw new Error(`The event stream answered ${response.status}`)
+    throw new ApiError(`The event stream answered ${response.status}`, response.status)
   }
   const reader = response.body.getReader()
   handlers.open()

@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { ChatPanel } from '../features/chat/chat-panel.tsx'
 import { ExplorationHeader } from '../features/explore/exploration-header.tsx'
 import { ExplorationIntro } from '../features/explore/exploration-intro.tsx'
+import { ExplorationNotFound } from '../features/explore/exploration-not-found.tsx'
 import { useBuildIdea } from '../features/explore/use-build-idea.ts'
 import { useExplorationChat } from '../features/explore/use-exploration-chat.ts'
 import { ModelSelector } from '../features/models/model-selector.tsx'
@@ -20,6 +21,7 @@ function ExplorationPage() {
   const chat = useExplorationChat(id)
   const idea = useBuildIdea(id, chat.state.blocks)
 
+  if (chat.notFound) return <ExplorationNotFound />
   return (
     <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col">
       <ExplorationHeader onBuild={idea.canBuild ? () => void idea.build() : undefined} />

@@ -20,6 +20,8 @@ export type ExplorationChat = {
   draft: string
   setDraft: (draft: string) => void
   notice: string | null
+  /** The exploration does not exist (or not in this organization): the stream stopped trying. */
+  notFound: boolean
   /** False while the agent answers: an exploration has no queue, so the text stays put. */
   send: (text: string, model: string) => boolean
   interrupt: () => void
@@ -32,12 +34,14 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState)
   const [draft, setDraft] = useState('')
   const [notice, setNotice] = useState<string | null>(null)
+  const [notFound, setNotFound] = useState(false)
   const connectionRef = useRef<StreamConnection | null>(null)
   const lastInterruptAt = useRef(Number.NEGATIVE_INFINITY)
   const statusRef = useRef<StreamConnectionStatus>('closed')
 
   useLayoutEffect(() => {
     store.reset()
+    setNotFound(false)
     const connection = createStreamConnection({
       open: (lastSeq, handlers) =>
         openFetchEventStream(
@@ -48,6 +52,7 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
       onEnvelope: store.receive,
       onStatus: (status) => {
         statusRef.current = status
+        if (status === 'gone') setNotFound(true)
       },
     })
     connectionRef.current = connection
@@ -99,5 +104,5 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
     )
   }
 
-  return { state, draft, setDraft, notice, send, interrupt, retry }
+  return { state, draft, setDraft, notice, notFound, send, interrupt, retry }
 }
