@@ -44,3 +44,21 @@ test('an unknown exploration shows a not-found page', async ({ page }) => {
   await page.getByRole('link', { name: 'Back to Applications' }).click()
   await expectPath(page, '/')
 })
+
+test("a failed 'Explore an idea' says why, and a second try works", async ({ page }) => {
+  await signUpNewUser(page, 'Unlucky')
+  let refuse = true
+  await page.route('**/api/explorations', (route) =>
+    refuse && route.request().method() === 'POST'
+      ? route.fulfill({ status: 503, json: { error: 'The server is busy' } })
+      : route.continue(),
+  )
+  const explore = page.getByRole('button', { name: 'Explore an idea' })
+  await explore.click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'Could not start an exploration: The server is busy',
+  )
+  refuse = false
+  await explore.click()
+  await expect(page).toHaveURL(/\/explore\/[^/]+$/)
+})

@@ -11,15 +11,23 @@ export function ExploreIdeaButton({ model }: { model?: string }) {
     onSuccess: ({ id }) => navigate({ to: '/explore/$id', params: { id } }),
   })
   return (
-    <Button
-      variant="secondary"
-      onClick={() => start.mutate()}
-      disabled={start.isPending}
-      title={
-        start.error ? start.error.message : 'Brainstorm an idea with the agent before building'
-      }
-    >
-      {start.isPending ? 'Starting...' : 'Explore an idea'}
-    </Button>
+    <span className="relative inline-flex">
+      <Button
+        variant="secondary"
+        onClick={() => start.mutate()}
+        disabled={start.isPending}
+        title="Brainstorm an idea with the agent before building"
+      >
+        {start.isPending ? 'Starting...' : 'Explore an idea'}
+      </Button>
+      {start.error && (
+        <p
+          role="alert"
+          className="absolute top-full right-0 z-10 mt-2 w-72 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-left text-sm text-red-700 shadow-sm"
+        >
+          Could not start an exploration: {start.error.message}
+        </p>
+      )}
+    </span>
   )
 }
