@@ -1,5 +1,6 @@
 import type { ExecResult } from '@sprout/devbox/devbox-driver.ts'
 import { SHELL_DEFAULT_TIMEOUT_SECONDS } from '@sprout/protocol/constants.ts'
+import { formatShellExecOutput } from '@sprout/protocol/tool-formats/shell-exec.ts'
 import { tool } from 'ai'
 import { z } from 'zod'
 import type { ToolContext } from './tool-context.ts'
@@ -25,19 +26,7 @@ export const shellExecInputSchema = z.object({
 export type ShellExecInput = z.infer<typeof shellExecInputSchema>
 
 export function formatShellExecResult(result: ExecResult, timeoutSeconds: number): string {
-  const notes: string[] = []
-  if (result.timedOut) {
-    notes.push(
-      `[timed out after ${timeoutSeconds} s and was killed; pass a larger timeout (up to ${SHELL_MAX_TIMEOUT_SECONDS}) for long commands]`,
-    )
-  } else if (result.aborted) {
-    notes.push('[interrupted]')
-  } else {
-    notes.push(`[exit code ${result.exitCode ?? 'unknown'}]`)
-  }
-  if (result.truncated) notes.push('[output truncated]')
-  const output = result.output.replace(/\n+$/, '')
-  return output.length > 0 ? `${output}\n${notes.join('\n')}` : notes.join('\n')
+  return formatShellExecOutput(result, timeoutSeconds, SHELL_MAX_TIMEOUT_SECONDS)
 }
 
 export function createShellExecTool(context: ToolContext) {

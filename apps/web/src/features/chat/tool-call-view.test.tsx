@@ -152,9 +152,23 @@ describe('ToolCallView', () => {
     )
     expect(running.textContent).toContain('$ (60s) npm test')
     expect(running.textContent).toContain('running...')
-    const empty = renderOpen(toolBlock('shell_exec', { command: 'true' }, ''))
+    const empty = renderOpen(toolBlock('shell_exec', { command: 'true' }, '[exit code 0]'))
     expect(empty.textContent).toContain('$ (5s) true')
     expect(empty.textContent).toContain('(no output)')
+    expect(empty.textContent).not.toContain('exit code')
+  })
+
+  it('shows the exit code of shell_exec only when it is not 0, and its notes', () => {
+    const passed = renderOpen(toolBlock('shell_exec', { command: 'ls' }, 'src\n[exit code 0]'))
+    expect(passed.textContent).toContain('src')
+    expect(passed.textContent).not.toContain('exit code')
+    const failed = renderOpen(
+      toolBlock('shell_exec', { command: 'npm test' }, 'FAIL\n[exit code 1]\n[output truncated]'),
+    )
+    expect(failed.textContent).toContain('FAIL')
+    expect(failed.textContent).toContain('exit code 1')
+    expect(failed.textContent).toContain('output truncated')
+    expect(failed.textContent).not.toContain('[exit code')
   })
 
   it('shortens long paths to their tail', () => {
