@@ -70,4 +70,32 @@ describe('the chat transcript', () => {
     fillIn()
     expect(messagesShown(container)).toHaveLength(201)
   })
+
+  it("says 'Working...' while the agent works, not after its answer has streamed", () => {
+    const envelopes = [
+      { type: 'data-user-message', data: { id: 'u1', text: 'Hi' } },
+      { type: 'start' },
+      { type: 'start-step' },
+    ] as const
+    let state = createBlocksState()
+    let seq = 0
+    const apply = (chunk: unknown) => {
+      state = applyStreamEnvelope(state, {
+        seq: ++seq,
+        runId: 'run-1',
+        chunk: chunk as Parameters<typeof applyStreamEnvelope>[1]['chunk'],
+      })
+    }
+    for (const chunk of envelopes) apply(chunk)
+    const container = render(show(state))
+    expect(container.textContent).toContain('Working...')
+    apply({ type: 'text-start', id: 't1' })
+    apply({ type: 'text-delta', id: 't1', delta: 'Here is your app.' })
+    apply({ type: 'text-end', id: 't1' })
+    apply({ type: 'finish-step' })
+    rerender(container, show(state))
+    expect(state.isRunning).toBe(true)
+    expect(container.textContent).toContain('Here is your app.')
+    expect(container.textContent).not.toContain('Working...')
+  })
 })

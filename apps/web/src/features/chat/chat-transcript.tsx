@@ -39,8 +39,9 @@ export function ChatTranscript({
   const { groups, slices } = useGroupedSlices(state.blocks, state.isRunning)
   const renderFrom = useProgressiveSlices(slices.length)
   const last = groups.at(-1)
+  // Once the agent's answer has streamed, the run only closes (checkpoint, usage): no 'Working...'.
   const showWorking =
-    state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isStreamingText(last)
+    state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isAgentText(last)
   const isEmpty = groups.length === 0 && !state.latestError && !state.isRunning
 
   return (
@@ -75,6 +76,7 @@ export function ChatTranscript({
   )
 }
 
-function isStreamingText(group: BlockGroup | undefined): boolean {
-  return group?.kind === 'text' && group.block.role === 'assistant' && group.block.isStreaming
+/** The agent's text, streaming or complete: it is the sign of work, or the answer itself. */
+function isAgentText(group: BlockGroup | undefined): boolean {
+  return group?.kind === 'text' && group.block.role === 'assistant'
 }
