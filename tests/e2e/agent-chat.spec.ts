@@ -47,6 +47,8 @@ test('creating an app with the Demo model: the agent reasons, plans, writes, run
   await expect(todos.last().getByRole('button').first()).toHaveText(`Tasks: ${appTitle} (2/2)`)
   await expect(todos.last().locator('li[data-status="complete"]')).toHaveCount(2)
 
+  // Once the run has closed the transcript is regrouped no more, so a click stays expanded.
+  await expect(chat.interruptButton).toHaveCount(0, agentWork)
   // The file write expands to the content the agent wrote.
   const write = chat.toolCall('Write: src/App.tsx')
   await write.getByRole('button', { name: 'Write: src/App.tsx' }).click()
@@ -91,12 +93,15 @@ test('the Demo model rolls dice, tells the time and adds a random number in a ne
   await expect(dice.getByRole('list', { name: 'Rolls' }).getByRole('listitem')).toHaveCount(2)
   await expect(dice.getByTestId('dice-result')).toContainText('Total:')
 
+  // The run closes (its checkpoint) after the answer: a message sent before that would be queued.
+  await expect(chat.interruptButton).toBeHidden()
   await chat.send('add a random number to 5')
   const addRandom = chat.toolCall('Add random: 5')
   await expect(chat.agentMessages.last()).toContainText('for a final result of')
   await addRandom.getByRole('button', { name: 'Add random: 5' }).click()
   await expect(addRandom.getByTestId('add-random-result')).toContainText('Random value added')
 
+  await expect(chat.interruptButton).toBeHidden()
   await chat.send('what time is it')
   await expect(chat.agentMessages.last()).toContainText('The current time is')
   await expect(chat.userMessages).toHaveText([

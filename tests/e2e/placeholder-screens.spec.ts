@@ -8,7 +8,7 @@ test('the screens later issues fill in show their titles', async ({ page }) => {
     { path: '/settings', title: 'Settings' },
     { path: '/errors', title: 'Error Monitoring' },
     { path: '/applications/some-app/edit', title: 'Application not found' },
-    { path: '/explore/some-idea', title: 'Exploration Mode' },
+    { path: '/explore/some-idea', title: 'Exploration not found' },
     { path: '/unauthorized', title: 'Access denied' },
   ]
   for (const screen of screens) {
@@ -16,6 +16,6 @@ test('the screens later issues fill in show their titles', async ({ page }) => {
     await expect(page.getByRole('heading', { name: screen.title, level: 1 })).toBeVisible()
   }
   await page.goto('/explore/some-idea')
-  await page.getByRole('link', { name: 'Back' }).click()
+  await page.getByRole('link', { name: 'Back to Applications' }).click()
   await expectPath(page, '/')
 })

@@ -204,7 +204,12 @@ export function createRunManager(options: {
         maxRetries: settings.maxRetries,
         onChunk: (chunk) => {
           if (halted) throw new Error('The server process stopped')
-          if (chunk.type === 'finish') sawFinish = true
+          if (chunk.type === 'finish') {
+            sawFinish = true
+            // The browser now shows the run as done: a message sent during the history write and
+            // the checkpoint waits for them instead of being refused.
+            run.closing = true
+          }
           // On shutdown the interrupt is reported as a restart error instead (closeRun).
           if ((run.shuttingDown || run.openingFailed) && chunk.type === 'data-error') return
           return store.append(conversationId, run.id, forStorage(chunk))
