@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createAnthropic } from '@ai-sdk/anthropic'
-import { runAgent } from '@sprout/agent/run-agent.ts'
-import { collectChunks } from '@sprout/agent/testing/collect-chunks.ts'
-import { startFakeAnthropic } from '@sprout/agent/testing/fake-anthropic.ts'
+import {
+  runToolCalls as runScriptedToolCalls,
+  type ToolCall,
+} from '@sprout/agent/testing/run-tool-calls.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import {
   createLocalDriver,
@@ -64,37 +64,14 @@ export async function createTestDriver(options: Partial<LocalDriverOptions> = {}
   }
 }
 
-export type ToolCall = { name: string; input: Record<string, unknown> }
+export type { ToolCall }
 
-/**
- * Has a scripted model (a fake Anthropic server speaking the real wire format) make `calls` in
- * one step through the agent's real tools on `box`; returns the tool outputs in call order.
- */
+/** The tool outputs of `calls` made in one step through the agent's real tools, in call order. */
 export async function runToolCalls(box: Devbox, calls: ToolCall[]): Promise<string[]> {
-  const server = await startFakeAnthropic([
-    { blocks: calls.map((call) => ({ type: 'tool-call' as const, ...call })) },
-    { blocks: [{ type: 'text', text: 'Done.' }] },
-  ])
-  try {
-    const log = collectChunks()
-    await runAgent({
-      model: createAnthropic({ apiKey: 'test', baseURL: server.baseUrl })('claude-sonnet-4-5'),
-      modelId: 'claude-sonnet-4-5',
-      contextWindow: 200_000,
-      system: 'You build apps.',
-      messages: [{ role: 'user', content: 'Try it.' }],
-      toolContext: { devbox: box },
-      maxRetries: 0,
-      onChunk: log.onChunk,
-    })
-    return log.chunks
-      .filter(
-        (chunk) => chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error',
-      )
-      .map((chunk) => JSON.stringify(chunk))
-  } finally {
-    await server.close()
-  }
+  const log = await runScriptedToolCalls(box, calls)
+  return log.chunks
+    .filter((chunk) => chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error')
+    .map((chunk) => JSON.stringify(chunk))
 }
 
 /** One shell command through the agent's `shell_exec` tool. */

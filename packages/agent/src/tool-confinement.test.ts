@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createAnthropic } from '@ai-sdk/anthropic'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { createLocalDriver, type LocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
 import {
@@ -11,10 +10,7 @@ import {
   testCacheDir,
 } from '@sprout/devbox/testing/devbox-test-support.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runAgent } from './run-agent.ts'
-import { collectChunks } from './testing/collect-chunks.ts'
-import { startFakeAnthropic } from './testing/fake-anthropic.ts'
-import type { FakeProviderServer } from './testing/fake-provider-server.ts'
+import { runToolCalls as runScriptedToolCalls, type ToolCall } from './testing/run-tool-calls.ts'
 
 const secret = 'TOP-SECRET-OUTSIDE-THE-WORKSPACE'
 
@@ -28,7 +24,6 @@ describe('tools stay inside the workspace', () => {
   let driver: LocalDriver
   let box: Devbox
   let other: Devbox
-  let server: FakeProviderServer | undefined
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'sprout-confinement-'))
@@ -50,7 +45,6 @@ describe('tools stay inside the workspace', () => {
     await symlink(outside, path.join(workspace, 'linked-dir'))
   }, 60_000)
   afterAll(async () => {
-    await server?.close()
     await driver.shutdown()
     await rm(root, { recursive: true, force: true })
   })
@@ -78,26 +72,7 @@ describe('tools stay inside the workspace', () => {
     { name: 'search', input: { pattern: 'TOP-SECRET', path: 'linked-dir' } },
   ]
 
-  /** One step of scripted tool calls on `box`, then a closing answer; returns every chunk. */
-  const runToolCalls = async (calls: { name: string; input: Record<string, unknown> }[]) => {
-    await server?.close()
-    server = await startFakeAnthropic([
-      { blocks: calls.map((call) => ({ type: 'tool-call' as const, ...call })) },
-      { blocks: [{ type: 'text', text: 'That is all I could reach.' }] },
-    ])
-    const log = collectChunks()
-    await runAgent({
-      model: createAnthropic({ apiKey: 'test', baseURL: server.baseUrl })('claude-sonnet-4-5'),
-      modelId: 'claude-sonnet-4-5',
-      contextWindow: 200_000,
-      system: 'You build apps.',
-      messages: [{ role: 'user', content: 'Look around.' }],
-      toolContext: { devbox: box },
-      maxRetries: 0,
-      onChunk: log.onChunk,
-    })
-    return log
-  }
+  const runToolCalls = (calls: ToolCall[]) => runScriptedToolCalls(box, calls)
 
   test('refuses every path outside the workspace, and nothing outside changes', async () => {
     const calls = escapes()

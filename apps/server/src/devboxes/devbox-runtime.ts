@@ -52,7 +52,7 @@ export function createDevboxRuntime(options: {
   const boxes = new Map<string, Devbox>()
   const states = new Map<string, DevboxState>()
   const pending = new Set<Promise<unknown>>()
-  /** Boxes recorded before a restart and not opened yet: opened on first use (reopenLater). */
+  /** Boxes recorded before a restart and not opened yet: opened on first use (ensureOpen). */
   const unopened = new Map<string, { id: string; packType: PackType }>()
   const opening = new Map<string, Promise<Devbox | undefined>>()
   const openSlots = createLimiter(maxConcurrentOpens)
@@ -118,7 +118,9 @@ export function createDevboxRuntime(options: {
             unopened.delete(applicationId)
             // The application was deleted while its box was being opened.
             if (!states.has(applicationId)) return undefined
-            await markReady(applicationId, box)
+            // Its row already says ready: only this process's maps change.
+            boxes.set(applicationId, box)
+            states.set(applicationId, 'ready')
             return box
           } catch (error) {
             unopened.delete(applicationId)

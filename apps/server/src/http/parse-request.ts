@@ -1,3 +1,4 @@
+import { toStorableJson } from '@sprout/protocol/text/well-formed.ts'
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import { badRequest } from '../errors/app-error.ts'
@@ -27,7 +28,7 @@ export async function parseJsonBody<Schema extends z.ZodType>(
     throw badRequest('Malformed JSON body')
   }
   if (body === undefined) throw badRequest('A JSON body is required')
-  const result = schema.safeParse(wellFormed(body), { reportInput: true })
+  const result = schema.safeParse(toStorableJson(body), { reportInput: true })
   if (!result.success) throw badRequest(describeIssues(result.error.issues))
   return result.data
 }
@@ -48,19 +49,8 @@ export async function parseOptionalJsonObject(context: Context): Promise<Record<
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest('The JSON body must be an object')
   }
-  return wellFormed(body) as Record<string, unknown>
-}
-
-/** Lone surrogates in JSON strings become U+FFFD: they are not text, and storage refuses them. */
-function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return value.toWellFormed()
-  if (Array.isArray(value)) return value.map(wellFormed)
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key.toWellFormed(), wellFormed(item)]),
-    )
-  }
-  return value
+  // Lone surrogates become U+FFFD (NUL bytes were refused before: request-guards.ts).
+  return toStorableJson(body) as Record<string, unknown>
 }
 
 /** Checks query parameters against a schema; a 400 names the malformed parameter. */

@@ -11,7 +11,7 @@ export function createAppRouter(queryClient: QueryClient) {
     // Data freshness is TanStack Query's job; the router always asks it.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
-    defaultNotFoundComponent: NotFoundPage,
+    defaultNotFoundComponent: () => <NotFoundPage />,
   })
 }
 

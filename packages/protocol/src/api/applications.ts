@@ -65,7 +65,7 @@ export const devboxConfinementSchema = z.object({
 })
 export type DevboxConfinement = z.infer<typeof devboxConfinementSchema>
 
-/** SPEC §3 Pool stats, plus the boxes' confinement (docs/architecture/devbox.md). */
+/** The admin's pool statistics, plus the boxes' confinement (docs/architecture/devbox.md). */
 export const poolStatsSchema = z.object({
   global: z.object({ provisioning: z.number(), failed: z.number() }),
   packs: z.record(z.string(), z.object({ ready: z.number(), target: z.number() })),

@@ -6,7 +6,7 @@ import type { DevboxLogger } from '../../logger.ts'
 import { type BoxCgroup, type BoxLimits, createBoxCgroup } from './box-cgroup.ts'
 import { type BoxNetwork, startBoxNetwork } from './network-namespace.ts'
 import type { SandboxTools } from './sandbox.ts'
-import { shellQuote } from './sandbox.ts'
+import { baseMountArguments, shellQuote } from './sandbox.ts'
 import { assertWithinDiskLimit } from './workspace-usage.ts'
 
 /** Inside its own namespace every box's dev server and egress door use the same ports. */
@@ -108,13 +108,7 @@ export function createBoxSandbox(input: {
     }
     argv.push(
       tools.bubblewrapPath,
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
+      ...baseMountArguments(),
       '--size',
       String(Math.min(maxTmpBytes, limits.memoryMb * 1024 * 1024)),
       '--tmpfs',
