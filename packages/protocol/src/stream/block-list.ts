@@ -11,6 +11,7 @@ export function createBlock(fields: Pick<Block, 'id' | 'type' | 'role'> & Partia
     toolInput: undefined,
     toolOutput: undefined,
     toolIsError: false,
+    errorType: null,
     isComplete: false,
     isStreaming: true,
     ...fields,
@@ -38,7 +39,8 @@ export function replaceBlockAt(blocks: readonly Block[], index: number, block: B
 export function appendBlock(blocks: readonly Block[], block: Block): Block[] {
   const next = blocks.slice()
   const previous = next.at(-1)
-  if (block.type !== 'text' && previous && isAssistantText(previous)) {
+  const startsActions = block.type === 'tool' || block.type === 'reasoning'
+  if (startsActions && previous && isAssistantText(previous)) {
     const content = previous.content.replace(/:\s*$/, '')
     if (content !== previous.content) next[next.length - 1] = { ...previous, content }
   }

@@ -4,9 +4,9 @@ import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
 export interface Block {
   /** Stable across replays of the same events, so usable as a React key. */
   id: string
-  type: 'text' | 'reasoning' | 'tool'
+  type: 'text' | 'reasoning' | 'tool' | 'error'
   role: 'user' | 'assistant'
-  /** Text blocks. */
+  /** Text blocks; error blocks: the error's text. */
   content: string
   /** Reasoning blocks. */
   reasoningContent: string
@@ -17,15 +17,10 @@ export interface Block {
   /** Tool blocks: the output, the error text, or the output streamed so far (a string). */
   toolOutput: unknown
   toolIsError: boolean
+  /** Error blocks: one of chatErrorTypes, another string, or null for the SDK's plain `error`. */
+  errorType: string | null
   isComplete: boolean
   isStreaming: boolean
-}
-
-export interface LatestError {
-  id: string
-  content: string
-  /** One of chatErrorTypes, another string, or null for the AI SDK's plain `error` chunk. */
-  errorType: string | null
 }
 
 export interface StagedMessage {
@@ -41,8 +36,8 @@ export interface OpenPart {
 }
 
 export interface BlocksState {
+  /** Every chat error is a block too, kept in order and replayed with the history. */
   blocks: readonly Block[]
-  latestError: LatestError | null
   isRunning: boolean
   /** The user asked to interrupt; cleared when the run ends. */
   isInterrupting: boolean
@@ -76,7 +71,6 @@ export type BlocksEvent = StreamChunk | LocalBlocksAction
 export function createBlocksState(): BlocksState {
   return {
     blocks: [],
-    latestError: null,
     isRunning: false,
     isInterrupting: false,
     isCompacting: false,

@@ -8,13 +8,25 @@ const reduceAll = (events: BlocksEvent[]) => events.reduce(reduceBlocks, createB
 const describeGroups = (events: BlocksEvent[]) => {
   const state = reduceAll(events)
   return groupBlocks(state.blocks, state.isRunning).map((group) =>
-    group.kind === 'text'
-      ? `text ${group.block.content}`
+    group.kind !== 'actions'
+      ? `${group.kind} ${group.block.content}`
       : `actions [${group.blocks.map((block) => block.toolName ?? 'reasoning').join(', ')}]${group.isStreaming ? ' streaming' : ''}`,
   )
 }
 
 describe('groupBlocks', () => {
+  it('shows an error on its own, ending the actions before it', () => {
+    expect(
+      describeGroups([
+        { type: 'start' },
+        { type: 'tool-input-start', toolCallId: 't1', toolName: 'shell_exec' },
+        { type: 'tool-input-available', toolCallId: 't1', toolName: 'shell_exec', input: {} },
+        { type: 'data-error', data: { error: 'Overloaded', errorType: 'overloaded' } },
+        { type: 'finish' },
+      ]),
+    ).toEqual(['actions [shell_exec]', 'error Overloaded'])
+  })
+
   it('groups consecutive tool and reasoning blocks between texts', () => {
     expect(
       describeGroups([

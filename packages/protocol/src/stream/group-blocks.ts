@@ -1,8 +1,12 @@
 import type { Block } from './blocks-state.ts'
 
-/** What the chat renders: text blocks one by one, runs of tool and reasoning blocks together. */
+/**
+ * What the chat renders: text and error blocks one by one, runs of tool and reasoning blocks
+ * together.
+ */
 export type BlockGroup =
   | { kind: 'text'; id: string; block: Block }
+  | { kind: 'error'; id: string; block: Block }
   | {
       kind: 'actions'
       /** The first block's id: stable while the group grows. */
@@ -36,7 +40,7 @@ export type Grouping = {
  * `groupBlocks`, reusing the groups of `previous` that lie wholly before the first block that
  * changed (the reducer keeps unchanged blocks identical). A streamed delta then regroups only
  * the last group instead of allocating one object per group of the whole conversation. Every
- * group starts at a boundary (a text block, or the first block after one), so grouping again
+ * group starts at a boundary (a text or error block, or the first block after one), so grouping again
  * from any group's start gives what grouping from the beginning would.
  */
 export function regroupBlocks(
@@ -87,9 +91,10 @@ function appendGroups(
   }
   for (let index = from; index < blocks.length; index++) {
     const block = blocks[index] as Block
-    if (block.type === 'text') {
+    if (block.type === 'text' || block.type === 'error') {
       closeActions(false)
-      groups.push({ kind: 'text', id: block.id, block })
+      const kind = block.type
+      groups.push(kind === 'text' ? { kind, id: block.id, block } : { kind, id: block.id, block })
       starts.push(index)
       continue
     }

@@ -270,7 +270,12 @@ describe('reduceBlocks: SPEC §4 Blocks rules', () => {
     ]
     const first = reduceAll(events)
     expect(reduceAll(events)).toEqual(first)
-    expect(first.blocks.map((block) => block.id)).toEqual(['user-u', 'text-1', 'reasoning-2'])
+    expect(first.blocks.map((block) => block.id)).toEqual([
+      'user-u',
+      'text-1',
+      'reasoning-2',
+      'error-3',
+    ])
   })
 
   it('never mutates the state it is given', () => {
@@ -296,11 +301,44 @@ describe('reduceBlocks: SPEC §4 Blocks rules', () => {
 })
 
 describe('reduceBlocks: SPEC §4 Agent run', () => {
-  it('start sets running and clears the last error', () => {
+  it('start sets running; earlier errors stay in the transcript as blocks', () => {
     const failed = reduceAll([{ type: 'error', errorText: 'Provider down' }])
-    expect(failed.latestError).toEqual({ id: 'error-1', content: 'Provider down', errorType: null })
+    expect(failed.blocks).toEqual([
+      expect.objectContaining({ id: 'error-1', type: 'error', content: 'Provider down' }),
+    ])
+    expect(failed.blocks[0]?.errorType).toBeNull()
     const restarted = reduceAll([{ type: 'start' }], failed)
-    expect(restarted).toMatchObject({ isRunning: true, latestError: null })
+    expect(restarted.isRunning).toBe(true)
+    expect(restarted.blocks).toBe(failed.blocks)
+  })
+
+  it('keeps every error in order between the messages, and the same error repeated once', () => {
+    const failure = (id: string): BlocksEvent[] => [
+      { type: 'data-user-message', data: { id, text: `message ${id}` } },
+      { type: 'start' },
+      { type: 'data-error', data: { error: 'Overloaded', errorType: 'overloaded' } },
+      { type: 'data-error', data: { error: 'Overloaded', errorType: 'overloaded' } },
+      { type: 'finish' },
+    ]
+    const state = reduceAll([...failure('1'), ...failure('2'), ...failure('3')])
+    expect(state.blocks.map((block) => `${block.type}:${block.content}`)).toEqual([
+      'text:message 1',
+      'error:Overloaded',
+      'text:message 2',
+      'error:Overloaded',
+      'text:message 3',
+      'error:Overloaded',
+    ])
+    expect(new Set(state.blocks.map((block) => block.id)).size).toBe(6)
+  })
+
+  it('an error after text does not take the colon off the text before it', () => {
+    const state = reduceAll([
+      { type: 'start' },
+      ...text('0', 'Let me look:'),
+      { type: 'error', errorText: 'Provider down' },
+    ])
+    expect(state.blocks[0]?.content).toBe('Let me look:')
   })
 
   it('finish clears running, the interrupt state, staged and failed messages', () => {
@@ -337,7 +375,11 @@ describe('reduceBlocks: SPEC §4 Agent run', () => {
       running,
     )
     expect(rateLimited.isRunning).toBe(true)
-    expect(rateLimited.latestError).toMatchObject({ content: '429', errorType: 'ratelimited' })
+    expect(rateLimited.blocks.at(-1)).toMatchObject({
+      type: 'error',
+      content: '429',
+      errorType: 'ratelimited',
+    })
     const interrupted = reduceAll(
       [{ type: 'data-error', data: { error: 'Interrupted', errorType: 'interrupt' } }],
       running,

@@ -29,9 +29,7 @@ export function reduceBlocks(state: BlocksState, event: BlocksEvent): BlocksStat
   if (!isHandledEvent(event)) return state
   switch (event.type) {
     case 'start':
-      return state.isRunning && !state.latestError
-        ? state
-        : { ...state, isRunning: true, latestError: null }
+      return state.isRunning ? state : { ...state, isRunning: true }
     case 'finish':
       return {
         ...endRun(state),
@@ -221,11 +219,23 @@ function endPart(state: BlocksState, partKey: string): BlocksState {
   return { ...state, openParts, blocks: replaceBlockAt(state.blocks, index, completed) }
 }
 
+/** Appends an error block; the same error repeated at the end of the conversation shows once. */
 function setError(state: BlocksState, content: string, errorType: string | null): BlocksState {
-  const current = state.latestError
-  if (current && current.content === content && current.errorType === errorType) return state
+  const last = state.blocks.at(-1)
+  if (last?.type === 'error' && last.content === content && last.errorType === errorType) {
+    return state
+  }
   const [id, nextBlockNumber] = nextId(state, 'error')
-  return { ...state, nextBlockNumber, latestError: { id, content, errorType } }
+  const error = createBlock({
+    id,
+    type: 'error',
+    role: 'assistant',
+    content,
+    errorType,
+    isComplete: true,
+    isStreaming: false,
+  })
+  return { ...state, nextBlockNumber, blocks: appendBlock(state.blocks, error) }
 }
 
 function addUserMessage(state: BlocksState, event: ChunkOf<'data-user-message'>): BlocksState {
@@ -252,7 +262,6 @@ function addLocalUserMessage(
   if (findBlockIndex(state.blocks, blockId) !== -1) return state
   return {
     ...state,
-    latestError: null,
     blocks: appendBlock(state.blocks, userBlock(blockId, action.text)),
     pendingEchoes: [...state.pendingEchoes, { clientId: action.clientId, text: action.text }],
   }

@@ -1,8 +1,8 @@
-import type { LatestError } from '@sprout/protocol/stream/blocks-state.ts'
+import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { chatErrorText, RETRY_HINT } from '@sprout/protocol/tool-formats/error-text.ts'
 
 /** SPEC §8 "Chat error types": the last error, with '(click to retry)' when it can be retried. */
-export function ChatErrorLine({ error, onRetry }: { error: LatestError; onRetry?: () => void }) {
+export function ChatErrorLine({ error, onRetry }: { error: Block; onRetry?: () => void }) {
   const text = chatErrorText({ content: error.content, errorType: error.errorType })
   const className =
     'w-full rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-left text-sm text-red-700'

@@ -98,4 +98,53 @@ describe('the chat transcript', () => {
     expect(container.textContent).toContain('Here is your app.')
     expect(container.textContent).not.toContain('Working...')
   })
+
+  it('keeps every error in order; only the last, with no run going, offers a retry', () => {
+    let state = createBlocksState()
+    let seq = 0
+    const apply = (...chunks: unknown[]) => {
+      for (const chunk of chunks) {
+        state = applyStreamEnvelope(state, {
+          seq: ++seq,
+          runId: null,
+          chunk: chunk as Parameters<typeof applyStreamEnvelope>[1]['chunk'],
+        })
+      }
+    }
+    for (const id of ['1', '2', '3']) {
+      apply(
+        { type: 'data-user-message', data: { id, text: `Message ${id}` } },
+        { type: 'start' },
+        { type: 'data-error', data: { error: `Failure ${id}`, errorType: 'internal' } },
+        { type: 'finish' },
+      )
+    }
+    const onRetry = vi.fn()
+    const showWithRetry = () => (
+      <ChatTranscript
+        state={state}
+        emptyState={<p>Empty</p>}
+        workingText="Working..."
+        onRetry={onRetry}
+      />
+    )
+    const container = render(showWithRetry())
+    const errors = () => [...container.querySelectorAll('[data-testid="chat-error"]')]
+    expect(errors().map((node) => node.textContent)).toEqual([
+      expect.stringContaining('Failure 1'),
+      expect.stringContaining('Failure 2'),
+      expect.stringContaining('Failure 3'),
+    ])
+    expect(errors().map((node) => node.tagName)).toEqual(['P', 'P', 'BUTTON'])
+    act(() => (errors()[2] as HTMLElement).click())
+    expect(onRetry).toHaveBeenCalledOnce()
+
+    apply({ type: 'start' })
+    rerender(container, showWithRetry())
+    expect(errors().map((node) => node.tagName)).toEqual(['P', 'P', 'P'])
+
+    apply({ type: 'finish' }, { type: 'data-user-message', data: { id: '4', text: 'Message 4' } })
+    rerender(container, showWithRetry())
+    expect(errors().map((node) => node.tagName)).toEqual(['P', 'P', 'P'])
+  })
 })

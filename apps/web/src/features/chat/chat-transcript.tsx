@@ -2,7 +2,6 @@ import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import type { BlockGroup } from '@sprout/protocol/stream/group-blocks.ts'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { ChatErrorLine } from './chat-error-line.tsx'
 import { type RenderSecretRequest, TranscriptGroups } from './transcript-groups.tsx'
 import { useGroupedSlices } from './use-grouped-slices.ts'
 import { useProgressiveSlices } from './use-progressive-slices.ts'
@@ -18,7 +17,10 @@ type ChatTranscriptProps = {
   renderSecretRequest?: RenderSecretRequest
 }
 
-/** The chat's messages, grouped actions and last error, following new content at the bottom. */
+/**
+ * The chat's messages, grouped actions and errors, following new content at the bottom. Only an
+ * error that is the conversation's last block, with no run going, offers '(click to retry)'.
+ */
 export function ChatTranscript({
   state,
   emptyState,
@@ -42,7 +44,8 @@ export function ChatTranscript({
   // Once the agent's answer has streamed, the run only closes (checkpoint, usage): no 'Working...'.
   const showWorking =
     state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isAgentText(last)
-  const isEmpty = groups.length === 0 && !state.latestError && !state.isRunning
+  const isEmpty = groups.length === 0 && !state.isRunning
+  const canRetry = lastBlock?.type === 'error' && !state.isRunning
 
   return (
     <div
@@ -57,11 +60,12 @@ export function ChatTranscript({
         className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6"
       >
         {isEmpty && emptyState}
-        {slices.slice(renderFrom).map((slice) => (
+        {slices.slice(renderFrom).map((slice, index, shown) => (
           <TranscriptGroups
             key={slice[0]?.id}
             groups={slice}
             renderSecretRequest={renderSecretRequest}
+            onRetry={canRetry && index === shown.length - 1 ? onRetry : undefined}
           />
         ))}
         {showWorking && (
@@ -70,7 +74,6 @@ export function ChatTranscript({
             {workingText}
           </p>
         )}
-        {state.latestError && <ChatErrorLine error={state.latestError} onRetry={onRetry} />}
       </div>
     </div>
   )

@@ -184,7 +184,7 @@ describe('useBuilderChat', () => {
       { type: 'data-error', data: { error: 'Interrupted', errorType: 'interrupt' } },
     )
     expect(chat.state.isRunning).toBe(false)
-    expect(chat.state.latestError?.errorType).toBe('interrupt')
+    expect(chat.state.blocks.at(-1)?.errorType).toBe('interrupt')
   })
 
   it('a first message creates the conversation and switches to it, showing the message once', async () => {
