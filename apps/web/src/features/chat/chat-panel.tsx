@@ -1,10 +1,11 @@
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
-import type { KeyboardEvent, ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { ChatInput } from './chat-input.tsx'
 import { ChatTranscript } from './chat-transcript.tsx'
 import { ContextUsageReadout } from './context-usage-readout.tsx'
 import { StagedMessages } from './staged-messages.tsx'
 import type { RenderSecretRequest } from './transcript-groups.tsx'
+import { useEscapeAnywhere } from './use-escape-anywhere.ts'
 
 export type ChatPanelProps = {
   state: BlocksState
@@ -33,9 +34,6 @@ export type ChatPanelProps = {
   label?: string
 }
 
-// Escape from anywhere in the chat interrupts, except inside popups that close on Escape.
-const ownsEscape = '[role="listbox"],[role="dialog"],[role="menu"],[aria-haspopup]'
-
 /** The centre of the builder (and of exploration): transcript, queued messages and the input. */
 export function ChatPanel({
   state,
@@ -58,17 +56,9 @@ export function ChatPanel({
   renderSecretRequest,
   label = 'Chat',
 }: ChatPanelProps) {
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key !== 'Escape' || event.defaultPrevented) return
-    if (event.target instanceof Element && event.target.closest(ownsEscape)) return
-    onEscape()
-  }
+  useEscapeAnywhere(onEscape)
   return (
-    <section
-      aria-label={label}
-      onKeyDown={onKeyDown}
-      className="flex min-h-0 min-w-0 flex-1 flex-col bg-white"
-    >
+    <section aria-label={label} className="flex min-h-0 min-w-0 flex-1 flex-col bg-white">
       {overlay ?? (
         <ChatTranscript
           state={state}

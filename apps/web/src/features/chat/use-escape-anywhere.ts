@@ -1,0 +1,25 @@
+import { useEffect, useRef } from 'react'
+
+// Elements that close on Escape themselves: the key is theirs.
+const ownsEscape = '[role="listbox"],[role="dialog"],[role="menu"],[aria-haspopup]'
+
+/**
+ * Escape pressed anywhere on the screen calls `onEscape` (docs/product/builder.md "Chat input"):
+ * after a click on the transcript or the preview pane too, where focus is on the page itself.
+ * Not while a modal dialog is open or when a popup or the chat input has handled the key; the
+ * preview iframe keeps its own keys (they never reach this document).
+ */
+export function useEscapeAnywhere(onEscape: () => void) {
+  const latest = useRef(onEscape)
+  latest.current = onEscape
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      if (event.target instanceof Element && event.target.closest(ownsEscape)) return
+      if (document.querySelector('[aria-modal="true"]')) return
+      latest.current()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+}
