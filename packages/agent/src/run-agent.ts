@@ -162,8 +162,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     messages: history,
     tools,
     stopWhen: stepCountIs(options.maxSteps ?? DEFAULT_MAX_STEPS),
-    // One at a time: a model that writes files and then builds in one step expects that order.
-    toolCallConcurrency: 1,
+    // A step's calls run at once; file changes keep their order (tools/order-tool-calls.ts).
     abortSignal: options.abortSignal,
     maxRetries: options.maxRetries,
     reasoning: options.reasoning,

@@ -4,6 +4,7 @@ import { createAddRandomTool } from './add-random.ts'
 import { createDeleteFileTool } from './delete-file.ts'
 import { createGetTimeTool } from './get-time.ts'
 import { createListFilesTool } from './list-files.ts'
+import { orderToolCalls } from './order-tool-calls.ts'
 import { createRollDiceTool } from './roll-dice.ts'
 import { createSearchTool } from './search.ts'
 import { createShellExecTool } from './shell-exec.ts'
@@ -29,8 +30,8 @@ export function createAgentTools(context: ToolContext) {
     get_time: createGetTimeTool(context),
     roll_dice: createRollDiceTool(context),
   } satisfies Partial<Record<ToolName, Tool>>
-  if (!isWebSearchConfigured(context.webSearch)) return tools
-  return { ...tools, web_search: createWebSearchTool(context) }
+  if (!isWebSearchConfigured(context.webSearch)) return orderToolCalls(tools)
+  return orderToolCalls({ ...tools, web_search: createWebSearchTool(context) })
 }
 
 export type AgentTools = ReturnType<typeof createAgentTools>
