@@ -48,7 +48,8 @@ export function InvitationAcceptance({
       await unwrapAuthResult(authClient.organization.acceptInvitation({ invitationId }))
       setSelectedPersonal(user.id, false)
       setCurrentOrganizationId(undefined)
-      await queryClient.resetQueries()
+      // An accepted invitation can no longer be read: asking again would only answer 400.
+      await queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== 'invitation' })
       await router.invalidate()
       await router.navigate({ to: '/' })
     },

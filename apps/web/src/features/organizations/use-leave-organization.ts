@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type Query, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRouter } from '@tanstack/react-router'
 import { authClient, unwrapAuthResult } from '../../lib/auth-client.ts'
 import { setCurrentOrganizationId } from '../../lib/current-organization.ts'
@@ -18,7 +18,10 @@ export function useLeaveOrganization() {
       if (session.session.activeOrganizationId === organizationId) {
         setCurrentOrganizationId(undefined)
       }
-      await queryClient.resetQueries()
+      // The organization's own lists would only answer 403 now; its panel closes on success.
+      const ofOrganization = (query: Query) => query.queryKey.includes(organizationId)
+      await queryClient.cancelQueries({ predicate: ofOrganization })
+      await queryClient.resetQueries({ predicate: (query) => !ofOrganization(query) })
       await router.invalidate()
     },
   })
