@@ -44,8 +44,10 @@ function OpenCreateApplicationDialog({
   const submit = async (event: FormEvent | KeyboardEvent) => {
     event.preventDefault()
     if (!canCreate || !model) return
-    const applicationId = await create({ name, description, model })
-    if (applicationId) onCreated(applicationId)
+    const outcome = await create({ name, description, model })
+    if (outcome.status === 'created') onCreated(outcome.applicationId)
+    // The alert has said what went wrong; the list now shows the application.
+    if (outcome.status === 'listed') onClose()
   }
 
   const onDescriptionKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -1,7 +1,11 @@
 import type { CreateApplicationRequest } from '@sprout/protocol/api/applications.ts'
 import type { EditorReadiness } from './application-api.ts'
 import type { InitialMessage } from './send-initial-message.ts'
-import { EditorReadyTimeoutError, waitForEditorReady } from './wait-for-editor-ready.ts'
+import {
+  EditorFailedError,
+  EditorReadyTimeoutError,
+  waitForEditorReady,
+} from './wait-for-editor-ready.ts'
 
 // SPEC §8 alerts.
 export const CREATE_FAILED_ALERT = 'Failed to create application. Please try again.'
@@ -26,6 +30,14 @@ export class CreateApplicationError extends Error {
     super(alertMessage, { cause })
     this.alertMessage = alertMessage
     this.applicationId = applicationId
+  }
+
+  /**
+   * The application exists and may still work (its editor was slow, or only the first message
+   * failed): it is in the list now, so creating again would make a second one.
+   */
+  get isListed(): boolean {
+    return this.applicationId !== undefined && !(this.cause instanceof EditorFailedError)
   }
 }
 

@@ -13,10 +13,15 @@ import { sendInitialMessage } from './send-initial-message.ts'
 
 const steps = { create: createApplication, checkEditorReady: fetchEditorReady, sendInitialMessage }
 
-/**
- * Runs the create flow with its progress messages; a failure shows the SPEC §8 alert. Resolves
- * with the new application's id, or undefined when it failed (or the screen went away).
- */
+export type CreateOutcome =
+  | { status: 'created'; applicationId: string }
+  /** It failed after the application was made; it is listed and may still become ready. */
+  | { status: 'listed'; applicationId: string }
+  | { status: 'failed' }
+  /** The screen went away. */
+  | { status: 'cancelled' }
+
+/** Runs the create flow with its progress messages; a failure shows the SPEC §8 alert. */
 export function useCreateApplication() {
   const queryClient = useQueryClient()
   const [progress, setProgress] = useState<CreateProgress | undefined>()
@@ -25,20 +30,22 @@ export function useCreateApplication() {
   useEffect(() => () => controllerRef.current?.abort(), [])
 
   const create = useCallback(
-    async (input: CreateApplicationInput): Promise<string | undefined> => {
+    async (input: CreateApplicationInput): Promise<CreateOutcome> => {
       const controller = new AbortController()
       controllerRef.current = controller
       try {
-        return await runCreateApplication(input, steps, {
+        const applicationId = await runCreateApplication(input, steps, {
           onProgress: setProgress,
           signal: controller.signal,
         })
+        return { status: 'created', applicationId }
       } catch (error) {
-        if (controller.signal.aborted) return undefined
-        window.alert(
-          error instanceof CreateApplicationError ? error.alertMessage : CREATE_FAILED_ALERT,
-        )
-        return undefined
+        if (controller.signal.aborted) return { status: 'cancelled' }
+        const failure = error instanceof CreateApplicationError ? error : undefined
+        window.alert(failure?.alertMessage ?? CREATE_FAILED_ALERT)
+        return failure?.isListed && failure.applicationId
+          ? { status: 'listed', applicationId: failure.applicationId }
+          : { status: 'failed' }
       } finally {
         // Also after a failure: the application may exist although its editor never came up.
         void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
