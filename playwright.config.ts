@@ -62,6 +62,8 @@ export default defineConfig({
       XAI_API_KEY: '',
       OPENAI_COMPATIBLE_BASE_URL: '',
       ADMIN_EMAILS: '',
+      // Tests hold Demo runs open at a named gate (tests/e2e/support/test-gates.ts).
+      DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
     },
   },
 })

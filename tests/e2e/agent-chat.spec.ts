@@ -8,6 +8,7 @@ import {
   uniqueApplicationName,
 } from './support/applications.ts'
 import { signUpNewUser } from './support/session.ts'
+import { testGate } from './support/test-gates.ts'
 
 // The Demo model's build script (packages/agent/src/demo): reasoning, a todo list, src/App.tsx
 // written from the prompt's words, `ls src`, and a report.
@@ -16,6 +17,8 @@ const appTitle = 'Recipe Tracker'
 const doneText = `Done! ${appTitle} is in src/App.tsx`
 
 test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 120_000 })
+// The Demo model's run on a loaded machine: each step takes a while.
+const agentWork = { timeout: 45_000 }
 
 test('creating an app with the Demo model: the agent reasons, plans, writes, runs and reports', async ({
   page,
@@ -31,7 +34,6 @@ test('creating an app with the Demo model: the agent reasons, plans, writes, run
   const chat = new ChatPanel(page)
   const conversations = new ConversationList(page)
   // The first message is sent as the editor opens; on a loaded machine the run can take a while.
-  const agentWork = { timeout: 45_000 }
   await expect(conversations.item('Build a recipe tracker with ingredients')).toBeVisible(agentWork)
   await expect(chat.userMessages).toHaveText([buildPrompt], agentWork)
   await expect(chat.reasoning.first()).toContainText(`The request is for "${appTitle}"`, agentWork)
@@ -127,60 +129,56 @@ test('a message sent while the agent works is queued, then delivered', async ({ 
   const application = await createApplicationViaApi(page, uniqueApplicationName('Queue'))
   await new BuilderPage(page).goto(application.id)
   const chat = new ChatPanel(page)
-  const wasQueued = await chat.watchQueued('Also make the header green')
-  await chat.send(buildPrompt)
-  // Typed while the run starts and sent the moment it shows as working.
-  const followUp = 'Also make the header green'
-  await chat.input.fill(followUp)
+  const gate = testGate()
+  const prompt = `${buildPrompt} ${gate.token}`
+  await chat.send(prompt)
+  // The run has planned and is held before its next step.
+  await expect(chat.toolCall(/^Tasks: /)).toHaveCount(1, agentWork)
   await expect(chat.interruptButton).toBeVisible()
-  await chat.input.press('Enter')
-  // Taken at the next step boundary; or, when the Demo run ends first (a loaded machine can be
-  // that slow), handed back to the input as SPEC §4 says, from where the user sends it again.
-  // runs.test.ts covers the server's side of both exactly.
-  await expect
-    .poll(async () => (await chat.userMessages.count()) === 2 || !(await chat.isRunning()), {
-      timeout: 30_000,
-    })
-    .toBe(true)
-  if ((await chat.userMessages.count()) < 2) {
-    await expect(chat.input).toHaveValue(followUp)
-    await chat.input.press('Enter')
-  }
-  await expect(chat.userMessages).toHaveText([buildPrompt, followUp], {
-    timeout: 30_000,
-  })
-  expect(await wasQueued()).toBe(true)
-  await expect(chat.queued).toHaveCount(0)
+
+  const followUp = 'Also make the header green'
+  await chat.send(followUp)
+  await expect(chat.queued).toContainText(followUp)
   await expect(chat.input).toHaveValue('')
+  await expect(chat.userMessages).toHaveText([prompt])
+
+  // Released, the run takes the queued message at its next step boundary.
+  await gate.release()
+  await expect(chat.userMessages).toHaveText([prompt, followUp], agentWork)
+  await expect(chat.queued).toHaveCount(0)
+  await expect(chat.interruptButton).toHaveCount(0, agentWork)
+  await expect(chat.agentMessages.last()).toContainText('Done!')
 })
 
-test('Escape interrupts the agent: User interrupted, with retry', async ({ page }) => {
+test('Escape interrupts the agent from anywhere on the screen: User interrupted, with retry', async ({
+  page,
+}) => {
   await signUpNewUser(page, 'Stopper')
   const application = await createApplicationViaApi(page, uniqueApplicationName('Stop'))
   await new BuilderPage(page).goto(application.id)
   const chat = new ChatPanel(page)
-  await chat.send(buildPrompt)
+  const gate = testGate()
+  await chat.send(`${buildPrompt} ${gate.token}`)
+  await expect(chat.toolCall(/^Tasks: /)).toHaveCount(1, agentWork)
   await expect(chat.interruptButton).toBeVisible()
-  await chat.input.press('Escape')
+
+  // Focus leaves the chat: a click on the transcript puts it on the page itself.
+  await chat.transcript.click({ position: { x: 5, y: 5 } })
+  await expect(chat.input).not.toBeFocused()
+  await page.keyboard.press('Escape')
   await expect(chat.error).toHaveText('User interrupted (click to retry)')
   await expect(chat.interruptButton).toHaveCount(0)
-  // The run stopped before its final report ended (on a loaded machine Escape may land while
-  // that report streams, so only its last words are sure to be missing).
-  await expect(
-    chat.agentMessages.filter({ hasText: 'pick it in the model selector.' }),
-  ).toHaveCount(0)
+  // Held at the gate, the run never wrote the app.
+  await expect(chat.toolCall('Write: src/App.tsx')).toHaveCount(0)
 
-  // Retrying runs the agent again over the stored history. The Demo model then either starts
-  // over (interrupted before it wrote anything) or answers 'Please continue.' with its help text.
+  // Retrying runs the agent again over the stored history: its last words are the interrupted
+  // answer, so it is asked to continue, which the Demo model answers with its help text.
+  await gate.release()
   await chat.error.click()
-  await expect(chat.error).toHaveCount(0)
-  await expect(chat.agentMessages.last()).toContainText(
-    /I am the Demo model|Done! Recipe Tracker/,
-    {
-      timeout: 30_000,
-    },
-  )
-  await expect(chat.interruptButton).toHaveCount(0)
+  await expect(chat.agentMessages.last()).toContainText('I am the Demo model', agentWork)
+  await expect(chat.interruptButton).toHaveCount(0, agentWork)
+  // The interruption stays in the transcript, no longer offering a retry.
+  await expect(chat.error).toHaveText('User interrupted')
 })
 
 test('reloading mid-run continues the stream without duplicates', async ({ page }) => {

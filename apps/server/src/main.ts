@@ -3,6 +3,11 @@ import { startServer } from './start-server.ts'
 
 try {
   const config = parseConfig(process.env)
+  if (config.providers.demo.testGatesDir) {
+    console.warn(
+      `DEMO_TEST_GATES_DIR is set: Demo model runs naming a test gate wait for ${config.providers.demo.testGatesDir}. For tests only.`,
+    )
+  }
   const started = Date.now()
   const server = await startServer(config, { serveWeb: true })
   console.log(

@@ -63,6 +63,7 @@ const environmentSchema = z.object({
         .filter((model) => model.length > 0),
     ),
   WEB_DIST_DIR: optionalText,
+  DEMO_TEST_GATES_DIR: optionalText,
   SEARXNG_URL: optionalText,
   BRAVE_SEARCH_API_KEY: optionalText,
   TAVILY_API_KEY: optionalText,
@@ -105,6 +106,8 @@ export type Config = {
     openai: { apiKey: string | undefined; baseUrl: string }
     xai: { apiKey: string | undefined; baseUrl: string }
     openaiCompatible: { baseUrl: string | undefined; apiKey: string | undefined; models: string[] }
+    /** Tests only: the Demo model's test gates (docs/decisions/013-test-gates.md). */
+    demo: { testGatesDir: string | undefined }
   }
   webDistDir: string
   devbox: {
@@ -160,6 +163,11 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
         baseUrl: values.OPENAI_COMPATIBLE_BASE_URL,
         apiKey: values.OPENAI_COMPATIBLE_API_KEY,
         models: values.OPENAI_COMPATIBLE_MODELS,
+      },
+      demo: {
+        testGatesDir: values.DEMO_TEST_GATES_DIR
+          ? path.resolve(values.DEMO_TEST_GATES_DIR)
+          : undefined,
       },
     },
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? 'apps/web/dist'),

@@ -11,10 +11,16 @@ import type {
 import { DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
 import { readDemoConversation } from './demo-conversation.ts'
 import { type DemoStep, planDemoStep } from './demo-script.ts'
+import { findTestGate, waitForTestGate, withoutTestGate } from './test-gate.ts'
 
 export type DemoModelOptions = {
   /** Pause between streamed pieces, so the chat visibly streams; 0 in tests. */
   chunkDelayMs?: number
+  /**
+   * Tests only (DEMO_TEST_GATES_DIR): a message naming `[test-gate:NAME]` holds the run before
+   * each step after its first until the file NAME exists here (docs/decisions/013-test-gates.md).
+   */
+  testGatesDir?: string
 }
 
 /** Roughly four characters per token, close enough for a demo's usage readout. */
@@ -62,19 +68,30 @@ export class DemoLanguageModel implements LanguageModelV4 {
   readonly modelId = DEMO_MODEL_ID
   readonly supportedUrls = {}
   readonly chunkDelayMs: number
+  readonly testGatesDir: string | undefined
   // Ids must stay unique across runs of one conversation, each of which builds a new model.
   private readonly idPrefix = `demo-${randomUUID().slice(0, 8)}`
   private callCount = 0
 
   constructor(options: DemoModelOptions = {}) {
     this.chunkDelayMs = options.chunkDelayMs ?? 25
+    this.testGatesDir = options.testGatesDir
   }
 
   private plan(options: LanguageModelV4CallOptions): DemoStep {
     const toolNames = (options.tools ?? [])
       .filter((tool) => tool.type === 'function')
       .map((tool) => tool.name)
-    return planDemoStep(readDemoConversation(options.prompt), toolNames)
+    const conversation = readDemoConversation(options.prompt)
+    const userText = withoutTestGate(conversation.userText)
+    return planDemoStep({ ...conversation, userText }, toolNames)
+  }
+
+  /** The gate this step waits at, when tests enabled gates and the message names one. */
+  private gateOf(options: LanguageModelV4CallOptions): string | undefined {
+    if (!this.testGatesDir) return undefined
+    const conversation = readDemoConversation(options.prompt)
+    return conversation.outcomes.length > 0 ? findTestGate(conversation.userText) : undefined
   }
 
   private usage(options: LanguageModelV4CallOptions, step: DemoStep): LanguageModelV4Usage {
@@ -116,7 +133,7 @@ export class DemoLanguageModel implements LanguageModelV4 {
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     this.callCount += 1
     const step = this.plan(options)
-    const parts = this.streamParts(options, step)
+    const parts = this.streamParts(options, step, this.gateOf(options))
     const signal = options.abortSignal
     return {
       stream: new ReadableStream<LanguageModelV4StreamPart>({
@@ -140,9 +157,11 @@ export class DemoLanguageModel implements LanguageModelV4 {
   private async *streamParts(
     options: LanguageModelV4CallOptions,
     step: DemoStep,
+    gate: string | undefined,
   ): AsyncGenerator<LanguageModelV4StreamPart> {
     const signal = options.abortSignal
     const pause = () => delay(this.chunkDelayMs, signal)
+    if (gate && this.testGatesDir) await waitForTestGate(this.testGatesDir, gate, signal)
     yield { type: 'stream-start', warnings: [] }
     yield {
       type: 'response-metadata',

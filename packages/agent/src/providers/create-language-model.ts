@@ -30,7 +30,9 @@ function requireKey(
  * OPENAI_COMPATIBLE_MODELS, or the offline Demo model.
  */
 export function createLanguageModel(modelId: string, config: ProvidersConfig): LanguageModelV4 {
-  if (modelId === DEMO_MODEL_ID) return new DemoLanguageModel()
+  if (modelId === DEMO_MODEL_ID) {
+    return new DemoLanguageModel({ testGatesDir: config.demo?.testGatesDir })
+  }
   const entry = modelCatalogue.find((candidate) => candidate.model === modelId)
   switch (entry?.provider) {
     case 'anthropic': {

@@ -4,4 +4,6 @@ export type ProvidersConfig = {
   openai: { apiKey?: string; baseUrl: string }
   xai: { apiKey?: string; baseUrl: string }
   openaiCompatible: { baseUrl?: string; apiKey?: string; models: string[] }
+  /** Tests only: where the Demo model's test gates are released (DEMO_TEST_GATES_DIR). */
+  demo?: { testGatesDir?: string }
 }
