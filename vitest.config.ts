@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['packages/devbox/src/testing/prepare-test-cache.ts'],
     projects: [
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
       { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },

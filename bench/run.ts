@@ -8,6 +8,7 @@ import { benchDevbox } from './devbox.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchStartup } from './startup.ts'
 import { benchStartupWorkspaces } from './startup-workspaces.ts'
+import { benchTestSetup } from './test-setup.ts'
 
 const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   startup: benchStartup,
@@ -17,6 +18,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   confinement: benchConfinement,
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
+  'test-setup': benchTestSetup,
 }
 
 const selected = process.argv.slice(2)
