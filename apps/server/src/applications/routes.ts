@@ -10,7 +10,7 @@ import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
 import { badRequest } from '../errors/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody } from '../http/parse-request.ts'
-import { listModels } from '../models/service.ts'
+import { requireRunnableModel } from '../models/service.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
   type ApplicationContext,
@@ -34,7 +34,6 @@ export type ApplicationRoutesOptions = {
 
 export function applicationRoutes(options: ApplicationRoutesOptions) {
   const { db, origins, devboxes, deploysDir } = options
-  const models = listModels(options.config)
   const app = new Hono<AppEnv>()
   app.use('/api/applications', requireOrganization(db, options.memberships))
   app.use('/api/applications/*', requireOrganization(db, options.memberships))
@@ -48,12 +47,7 @@ export function applicationRoutes(options: ApplicationRoutesOptions) {
 
   app.post('/api/applications', async (context) => {
     const input = await parseJsonBody(context, createApplicationRequestSchema)
-    const model = models.find((candidate) => candidate.model === input.model)
-    if (!model) throw badRequest(`Invalid field "model": unknown model "${input.model}"`)
-    if (!model.available)
-      throw badRequest(
-        `Model ${model.name} is not available. ${model.unavailableReason ?? ''}`.trim(),
-      )
+    requireRunnableModel(options.config, input.model)
     const record = await createApplicationRecord(contextOf(context.var), {
       name: input.name,
       initialPrompt: input.initial_prompt,

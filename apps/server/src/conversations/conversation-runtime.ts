@@ -26,6 +26,7 @@ export function createConversationRuntime(options: {
   store = createEventStore({ database: options.database, onStored: hub.published })
   const runs = createRunManager({ ...options, store, settings })
   return {
+    config: options.config,
     hub,
     store,
     runs,

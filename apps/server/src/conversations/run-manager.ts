@@ -265,11 +265,6 @@ export function createRunManager(options: {
     /** claude-haiku-4-5 when its provider is configured, else the first model that can run. */
     defaultModel: (): string => pickDefaultModel(listModels(config)) ?? DEMO_MODEL_ID,
 
-    /** A 400 naming the setting to add when the model cannot run here. */
-    checkModel: (modelId: string) => {
-      languageModelFor(modelId)
-    },
-
     start: async () => {
       stopListening = await database.listen(INTERRUPTS_CHANNEL, (runId) => {
         for (const run of active.values()) if (run.id === runId) run.controller.abort()

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { OrganizationContext } from '../app-env.ts'
 import type { ApplicationRecord } from '../applications/service.ts'
 import { badRequest } from '../errors/app-error.ts'
+import { requireRunnableModel } from '../models/service.ts'
 import {
   type ConversationRecord,
   type ConversationScope,
@@ -59,7 +60,7 @@ export async function sendMessage(
     appName?: string
   },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
-  context.runtime.runs.checkModel(input.model)
+  requireRunnableModel(context.runtime.config, input.model)
   const conversation = input.conversationId
     ? await findConversationRecord(context.db, scope, input.conversationId)
     : await createConversationRecord(context.db, scope, {

@@ -10,6 +10,7 @@ import {
   titleFromMessage,
 } from '../conversations/conversation-records.ts'
 import { type ChatContext, sendMessage } from '../conversations/service.ts'
+import { requireRunnableModel } from '../models/service.ts'
 import { summaryFromAnswer } from './exploration-prompt.ts'
 
 const UNTITLED_EXPLORATION = 'New exploration'
@@ -28,7 +29,7 @@ export async function createExploration(
 ): Promise<{ conversation: ConversationRecord; runId: string | undefined }> {
   const model = input.model ?? context.runtime.runs.defaultModel()
   if (input.message === undefined) {
-    context.runtime.runs.checkModel(model)
+    requireRunnableModel(context.runtime.config, model)
     const conversation = await createConversationRecord(context.db, explorationScope(context), {
       title: UNTITLED_EXPLORATION,
       model,

@@ -1,6 +1,7 @@
 import { demoModelEntry, modelCatalogue } from '@sprout/agent/models/catalogue.ts'
 import type { Model, ModelProvider } from '@sprout/protocol/models.ts'
 import type { Config } from '../config/config.ts'
+import { badRequest } from '../errors/app-error.ts'
 
 const keySetting: Record<'anthropic' | 'openai' | 'xai', string> = {
   anthropic: 'ANTHROPIC_API_KEY',
@@ -41,4 +42,19 @@ export function listModels(config: Config): Model[] {
       : { ...entry, available: true }
   })
   return [...hosted, ...compatible, { ...demoModelEntry, available: true }]
+}
+
+/**
+ * The model a request names, if it can run here; otherwise the one 400 every route gives for
+ * that mistake: an unknown model, or the setting to add for one that is not configured.
+ */
+export function requireRunnableModel(config: Config, modelId: string): Model {
+  const model = listModels(config).find((candidate) => candidate.model === modelId)
+  if (!model) throw badRequest(`Invalid field "model": unknown model "${modelId}"`)
+  if (!model.available) {
+    throw badRequest(
+      `Model ${model.name} is not available. ${model.unavailableReason ?? ''}`.trim(),
+    )
+  }
+  return model
 }

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+
+// One check, one text: every route that takes a model answers the same 400 for the same mistake.
+describe('a model that cannot run here', { timeout: 60_000 }, () => {
+  let harness: TestApp
+  let user: TestUser
+  let organizationId: string
+  let applicationId: string
+
+  beforeAll(async () => {
+    harness = await createTestApp()
+    user = await harness.signUp()
+    organizationId = await harness.createOrganization(user)
+    const created = await post('/api/applications', { initial_prompt: 'An app', model: 'demo' })
+    applicationId = ((await created.json()) as { id: string }).id
+  })
+  afterAll(async () => {
+    await harness.close()
+  })
+
+  function post(path: string, body: Record<string, unknown>) {
+    return harness.request(path, {
+      method: 'POST',
+      user,
+      headers: { 'organization-id': organizationId },
+      body: JSON.stringify(body),
+    })
+  }
+
+  const routes = (model: string) => [
+    post('/api/applications', { initial_prompt: 'An app', model }),
+    post(`/api/demo/applications/${applicationId}/message`, { message: 'Hi', model }),
+    post('/api/explorations', { model }),
+  ]
+
+  for (const [model, text] of [
+    ['gpt-9000', 'Invalid field "model": unknown model "gpt-9000"'],
+    [
+      'claude-sonnet-4-5',
+      'Model Claude Sonnet 4.5 is not available. Set ANTHROPIC_API_KEY to use this model.',
+    ],
+  ] as const) {
+    it(`answers '${text}' everywhere`, async () => {
+      for (const response of await Promise.all(routes(model))) {
+        expect(response.status).toBe(400)
+        expect(await response.json()).toEqual({ error: text })
+      }
+    })
+  }
+})
