@@ -10,7 +10,6 @@ import { isAllowedAuthEndpoint, stripSessionTokens } from './auth/auth-endpoints
 import { rateLimit } from './auth/rate-limit.ts'
 import { requireSession } from './auth/require-session.ts'
 import type { Config } from './config/config.ts'
-import { createConversationRuntime } from './conversations/conversation-runtime.ts'
 import { conversationListenRoutes } from './conversations/listen-routes.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { stopApplicationRuns } from './conversations/service.ts'
@@ -29,6 +28,7 @@ import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { poolRoutes } from './pool/routes.ts'
 import { createPreviewHost } from './preview/preview-host.ts'
+import { createConversationRuntime } from './runs/service.ts'
 
 export type AppOptions = {
   config: Config

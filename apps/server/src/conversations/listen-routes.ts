@@ -7,21 +7,16 @@ import type { Auth } from '../auth/auth.ts'
 import type { AuthCache } from '../auth/auth-cache.ts'
 import { requireSession } from '../auth/require-session.ts'
 import type { Config } from '../config/config.ts'
-import { badRequest, notFound, unauthorized } from '../errors/app-error.ts'
+import { notFound, unauthorized } from '../errors/app-error.ts'
 import { parseQuery } from '../http/parse-request.ts'
 import { findMembership } from '../organizations/service.ts'
+import {
+  type ConversationRuntime,
+  findConversationOfApplication,
+  lastEventIdOf,
+} from '../runs/service.ts'
 import { sseResponse } from '../stream/sse-response.ts'
-import { findConversationOfApplication } from './conversation-records.ts'
-import type { ConversationRuntime } from './conversation-runtime.ts'
 import { createListenTokenVerifier } from './listen-token.ts'
-
-/** The resume point: the Last-Event-ID header (EventSource's own reconnects) or the query. */
-export function lastEventIdOf(context: Context, fromQuery: number | undefined): number | undefined {
-  const header = context.req.header('last-event-id')?.trim()
-  if (header === undefined || header === '') return fromQuery
-  if (!/^\d{1,15}$/.test(header)) throw badRequest('Invalid header "Last-Event-ID": not a seq')
-  return Number(header)
-}
 
 /**
  * GET /api/demo/applications/{id}/listen. EventSource cannot send headers, so the caller proves

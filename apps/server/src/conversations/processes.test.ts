@@ -2,6 +2,7 @@ import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-ser
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.ts'
+import { RESTART_ERROR_MESSAGE } from '../runs/close-run.ts'
 import type { TestApp } from '../testing/test-app.ts'
 import {
   type ChatActor,
@@ -11,7 +12,6 @@ import {
   readResponse,
   startChatHarness,
 } from './chat-test-client.ts'
-import { RESTART_ERROR_MESSAGE } from './run-lifecycle.ts'
 
 type Sent = { conversation_id: string; run_id: string }
 

@@ -1,3 +1,4 @@
+import { buildSystemPrompt } from '@sprout/agent/system-prompt.ts'
 import type { Database } from '@sprout/db/database.ts'
 import {
   cancelStagedQuerySchema,
@@ -15,20 +16,19 @@ import { badRequest } from '../errors/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody, parseOptionalJsonObject, parseQuery } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
-import type { ConversationRuntime } from './conversation-runtime.ts'
 import {
-  builderScope,
   type ChatContext,
+  type ConversationRuntime,
   cancelStagedMessage,
   continueConversation,
   interruptConversation,
-  listConversations,
   presentSentMessage,
   sendMessage,
   stageMessage,
-} from './service.ts'
+} from '../runs/service.ts'
+import { builderScope, listConversations } from './service.ts'
 
-/** The builder chat (SPEC §7), under /api/demo/applications/{id}/…; listen is in listen-routes. */
+/** The builder chat (docs/product/api.md), under /api/demo/applications/{id}/…; listen is in listen-routes. */
 export function conversationRoutes(options: {
   db: Database
   origins: Origins
@@ -50,7 +50,7 @@ export function conversationRoutes(options: {
       { db, origins, organization: context.var.organization, userId: context.var.user.id },
       context.req.param('id') ?? '',
     )
-  /** `?conversation_id=` (SPEC §7), or the same field in a JSON body; and the body. */
+  /** `?conversation_id=` (docs/product/api.md), or the same field in a JSON body; and the body. */
   const conversationCall = async (context: Context<AppEnv>) => {
     const body = await parseOptionalJsonObject(context)
     const fromBody = body.conversation_id
@@ -77,7 +77,7 @@ export function conversationRoutes(options: {
         model: input.model,
         conversationId: input.conversation_id,
         clientId: input.client_id,
-        appName: application.name,
+        system: buildSystemPrompt({ appName: application.name }),
       },
     )
     return context.json(presentSentMessage(conversation, runId))
@@ -126,7 +126,7 @@ export function conversationRoutes(options: {
       {
         conversationId,
         model: input.data.model,
-        appName: application.name,
+        system: buildSystemPrompt({ appName: application.name }),
       },
     )
     return context.json({ conversation_id: conversation.id, run_id: runId })

@@ -2,6 +2,7 @@ import { readdir, readFile, readlink } from 'node:fs/promises'
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadHistory } from '../runs/conversation-records.ts'
 import type { TestApp } from '../testing/test-app.ts'
 import {
   type ChatActor,
@@ -15,7 +16,6 @@ import {
   startChatHarness,
   storedEnvelopes,
 } from './chat-test-client.ts'
-import { loadHistory } from './conversation-records.ts'
 
 type Sent = { conversation_id: string; run_id: string }
 type AnthropicRequest = {

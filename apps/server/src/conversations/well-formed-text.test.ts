@@ -1,6 +1,7 @@
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadHistory } from '../runs/conversation-records.ts'
 import type { TestApp } from '../testing/test-app.ts'
 import {
   type ChatActor,
@@ -13,7 +14,6 @@ import {
   startChatHarness,
   storedEnvelopes,
 } from './chat-test-client.ts'
-import { loadHistory } from './conversation-records.ts'
 
 type Sent = { conversation_id: string; run_id: string }
 type AnthropicRequest = { messages: { role: string; content: { text?: string }[] }[] }

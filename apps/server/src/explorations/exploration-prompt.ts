@@ -1,5 +1,5 @@
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
-/** The exploration chat's instructions (SPEC §2 /explore): brainstorm, no tools, end with a summary. */
+/** The exploration chat's instructions (docs/product/exploration.md "Rules"). */
 export function explorationSystemPrompt(options: { today?: Date } = {}): string {
   const today = (options.today ?? new Date()).toISOString().slice(0, 10)
   return `You are Sprout, a friendly product thinker who helps people figure out what web app they want to build, before anything is built. Today is ${today}.

@@ -9,18 +9,19 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { findConversationRecord } from '../conversations/conversation-records.ts'
-import type { ConversationRuntime } from '../conversations/conversation-runtime.ts'
-import { lastEventIdOf } from '../conversations/listen-routes.ts'
-import {
-  type ChatContext,
-  continueConversation,
-  interruptConversation,
-} from '../conversations/service.ts'
 import { badRequest } from '../errors/app-error.ts'
 import { parseJsonBody, parseOptionalJsonObject } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
+import {
+  type ChatContext,
+  type ConversationRuntime,
+  continueConversation,
+  findConversationRecord,
+  interruptConversation,
+  lastEventIdOf,
+} from '../runs/service.ts'
 import { sseResponse } from '../stream/sse-response.ts'
+import { explorationSystemPrompt } from './exploration-prompt.ts'
 import {
   createExploration,
   explorationScope,
@@ -28,7 +29,7 @@ import {
   sendExplorationMessage,
 } from './service.ts'
 
-/** The exploration chat (SPEC §2 /explore/{id}, §7): brainstorming with no tools, no app. */
+/** The exploration chat (docs/product/exploration.md): brainstorming with no tools, no app. */
 export function explorationRoutes(options: {
   db: Database
   memberships: MembershipCache
@@ -95,6 +96,7 @@ export function explorationRoutes(options: {
     const { conversation, runId } = await continueConversation(chat, explorationScope(chat), {
       conversationId: idOf(context),
       model: input.data.model,
+      system: explorationSystemPrompt(),
     })
     return context.json({ id: conversation.id, run_id: runId })
   })

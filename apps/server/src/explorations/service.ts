@@ -1,17 +1,18 @@
 import type { Exploration } from '@sprout/protocol/api/conversations.ts'
 import type { ModelMessage } from 'ai'
+import { requireRunnableModel } from '../models/service.ts'
 import {
+  type ChatContext,
   type ConversationRecord,
   type ConversationScope,
   createConversationRecord,
   findConversationRecord,
   loadHistory,
   renameConversation,
+  sendMessage,
   titleFromMessage,
-} from '../conversations/conversation-records.ts'
-import { type ChatContext, sendMessage } from '../conversations/service.ts'
-import { requireRunnableModel } from '../models/service.ts'
-import { summaryFromAnswer } from './exploration-prompt.ts'
+} from '../runs/service.ts'
+import { explorationSystemPrompt, summaryFromAnswer } from './exploration-prompt.ts'
 
 const UNTITLED_EXPLORATION = 'New exploration'
 
@@ -67,6 +68,7 @@ export async function sendExplorationMessage(
     model: input.model,
     conversationId: input.explorationId,
     clientId: input.clientId,
+    system: explorationSystemPrompt(),
   })
 }
 

@@ -3,7 +3,8 @@ import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
 import { createEventHub } from '../stream/event-hub.ts'
 import { createEventStore, type EventStore } from '../stream/event-store.ts'
-import { createRunManager, defaultRunSettings, type RunSettings } from './run-manager.ts'
+import { createRunManager } from './run-manager.ts'
+import { defaultRunSettings, type RunSettings } from './run-settings.ts'
 
 export type ConversationRuntime = ReturnType<typeof createConversationRuntime>
 

@@ -1,0 +1,146 @@
+import type { AgentChunk } from '@sprout/agent/agent-chunk.ts'
+import type { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
+import { runAgent } from '@sprout/agent/run-agent.ts'
+import type { DatabaseHandle } from '@sprout/db/database.ts'
+import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import type { ModelMessage } from 'ai'
+import type { Config } from '../config/config.ts'
+import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import { AppError } from '../errors/app-error.ts'
+import type { EventStore } from '../stream/event-store.ts'
+import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
+import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
+import type { RunSettings } from './run-settings.ts'
+import { takeStagedMessages } from './staged-messages.ts'
+
+export const OPENING_FAILED_MESSAGE = 'The run could not start.'
+
+export type StartRunInput = {
+  conversation: ConversationRecord
+  model: string
+  /** The system prompt: the builder's or the exploration's, chosen by the caller. */
+  system: string
+  /** A new user message; without it the run continues the stored history (retry). */
+  userMessage?: { text: string; clientId: string | undefined }
+}
+
+export type ActiveRun = {
+  id: string
+  conversationId: string
+  controller: AbortController
+  done: Promise<void>
+  /** The server is stopping: the run ends as a restart error, retryable after the restart. */
+  shuttingDown: boolean
+  /** The agent is done and the closing events are being written. */
+  closing: boolean
+  /** Storing the run's opening (the user message) failed: the run ends as failed. */
+  openingFailed: boolean
+}
+
+/** What a run executes with: this process's parts, and whether it was halted as if crashed. */
+export type RunEnvironment = {
+  database: DatabaseHandle
+  config: Config
+  devboxes: DevboxRuntime
+  store: EventStore
+  settings: RunSettings
+  isHalted: () => boolean
+  checkpoint: (applicationId: string, commit: () => Promise<unknown>) => Promise<unknown>
+}
+
+/** Anthropic and others attach provider metadata to chunks; the chat has no use for it. */
+function forStorage(chunk: AgentChunk): StreamChunk {
+  if (!('providerMetadata' in chunk)) return chunk as StreamChunk
+  const { providerMetadata: _dropped, ...rest } = chunk
+  return rest as StreamChunk
+}
+
+/**
+ * Runs the agent for a claimed, opened run: its chunks go to the event store as they come, the
+ * history is replaced and the box checkpointed when it ends, and the run is closed whatever
+ * happened (docs/architecture/agent-loop.md "Runs on the server").
+ */
+export async function executeRun(
+  environment: RunEnvironment,
+  run: ActiveRun,
+  input: StartRunInput & { contextWindow: number },
+  model: ReturnType<typeof createLanguageModel>,
+  history: ModelMessage[],
+): Promise<void> {
+  const { database, devboxes, store, settings, isHalted } = environment
+  const { conversation } = input
+  const conversationId = conversation.id
+  let sawFinish = false
+  let status: Exclude<RunStatus, 'running'> = 'failed'
+  let errorText: string | undefined
+  const emitError = (message: string) =>
+    emitSafely(store, run, { type: 'data-error', data: { error: message, errorType: 'internal' } })
+  try {
+    const isBuilder = conversation.kind === 'builder' && conversation.applicationId !== null
+    // Right after a restart the box may still be opening: the run waits for it.
+    const box = isBuilder ? await devboxes.whenReady(conversation.applicationId ?? '') : undefined
+    if (isBuilder && !box) {
+      throw new AppError(
+        409,
+        'conflict',
+        'The dev box of this application is not ready yet. Wait for the preview, then retry.',
+      )
+    }
+    const result = await runAgent({
+      model,
+      modelId: input.model,
+      contextWindow: input.contextWindow,
+      system: input.system,
+      messages: history,
+      ...(box ? { toolContext: { devbox: box, webSearch: environment.config.webSearch } } : {}),
+      abortSignal: run.controller.signal,
+      maxRetries: settings.maxRetries,
+      onChunk: (chunk) => {
+        if (isHalted()) throw new Error('The server process stopped')
+        if (chunk.type === 'finish') {
+          sawFinish = true
+          // The browser now shows the run as done: a message sent during the history write and
+          // the checkpoint waits for them instead of being refused.
+          run.closing = true
+        }
+        // On shutdown the interrupt is reported as a restart error instead (closeRun).
+        if ((run.shuttingDown || run.openingFailed) && chunk.type === 'data-error') return
+        return store.append(conversationId, run.id, forStorage(chunk))
+      },
+      takeStagedMessages: () =>
+        isHalted()
+          ? Promise.resolve([])
+          : takeStagedMessages({ db: database.db, store }, conversationId, run.id),
+    })
+    if (isHalted()) return
+    // A run whose user message could not be stored leaves the history as it was, uncommitted.
+    if (!run.openingFailed) await replaceHistory(database.db, conversationId, result.messages)
+    if (box && !run.openingFailed) {
+      const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
+      const message = cutText(firstLine, 72)
+      await environment.checkpoint(conversation.applicationId ?? '', () =>
+        box.checkpoint(message || 'Checkpoint'),
+      )
+    }
+    if (result.error?.errorType === 'interrupt') status = 'interrupted'
+    else status = result.error ? 'failed' : 'finished'
+    errorText = result.error?.message
+  } catch (error) {
+    if (isHalted()) return
+    errorText = error instanceof AppError ? error.message : 'The agent run failed unexpectedly.'
+    if (!(error instanceof AppError)) console.error('[runs] run failed:', error)
+    emitError(errorText)
+  }
+  run.closing = true
+  if (run.openingFailed) {
+    status = 'failed'
+    errorText = OPENING_FAILED_MESSAGE
+    emitError(OPENING_FAILED_MESSAGE)
+  } else if (run.shuttingDown) {
+    status = 'failed'
+    errorText = RESTART_ERROR_MESSAGE
+    emitError(RESTART_ERROR_MESSAGE)
+  }
+  await closeRun({ database, store }, run, { status, sawFinish, error: errorText })
+}

@@ -1,0 +1,155 @@
+import type { Database } from '@sprout/db/database.ts'
+import type { SendMessageResponse } from '@sprout/protocol/api/conversations.ts'
+import type { Context } from 'hono'
+import type { OrganizationContext } from '../app-env.ts'
+import { badRequest } from '../errors/app-error.ts'
+import { requireRunnableModel } from '../models/service.ts'
+import {
+  type ConversationRecord,
+  type ConversationScope,
+  createConversationRecord,
+  findConversationRecord,
+  loadHistory,
+  presentConversation,
+  titleFromMessage,
+} from './conversation-records.ts'
+import type { ConversationRuntime } from './conversation-runtime.ts'
+import {
+  cancelStagedMessage as cancelStaged,
+  stageMessage as stageWithRun,
+} from './staged-messages.ts'
+
+export type { ConversationRecord, ConversationScope } from './conversation-records.ts'
+export {
+  createConversationRecord,
+  findConversationOfApplication,
+  findConversationRecord,
+  listConversationRecords,
+  loadHistory,
+  presentConversation,
+  renameConversation,
+  titleFromMessage,
+} from './conversation-records.ts'
+export {
+  type ConversationRuntime,
+  createConversationRuntime,
+} from './conversation-runtime.ts'
+
+// The chat's service, shared by the builder's conversations and explorations: each passes its
+// scope (which conversations it may touch) and its system prompt.
+
+/** What every chat service function works with: the caller, their organization and the runtime. */
+export type ChatContext = {
+  db: Database
+  organization: OrganizationContext
+  userId: string
+  runtime: ConversationRuntime
+}
+
+/**
+ * Sends a user message: into the given conversation, or a new one titled from the message; it
+ * starts a run (409 while one is active: the client stages instead).
+ */
+export async function sendMessage(
+  context: ChatContext,
+  scope: ConversationScope,
+  input: {
+    message: string
+    model: string
+    conversationId: string | undefined
+    clientId: string | undefined
+    /** The builder's or the exploration's system prompt. */
+    system: string
+  },
+): Promise<{ conversation: ConversationRecord; runId: string }> {
+  requireRunnableModel(context.runtime.config, input.model)
+  const conversation = input.conversationId
+    ? await findConversationRecord(context.db, scope, input.conversationId)
+    : await createConversationRecord(context.db, scope, {
+        title: titleFromMessage(input.message),
+        model: input.model,
+        createdBy: context.userId,
+      })
+  return context.runtime.runs.startRun({
+    conversation,
+    model: input.model,
+    system: input.system,
+    userMessage: { text: input.message, clientId: input.clientId },
+  })
+}
+
+export function presentSentMessage(
+  conversation: ConversationRecord,
+  runId: string,
+): SendMessageResponse {
+  return { ...presentConversation(conversation), conversation_id: conversation.id, run_id: runId }
+}
+
+/** Queues a message for the active run; 'unsent' when there is none or it ends first. */
+export async function stageMessage(
+  context: ChatContext,
+  scope: ConversationScope,
+  input: { conversationId: string; message: string; clientId: string | undefined },
+): Promise<'sent' | 'unsent'> {
+  const conversation = await findConversationRecord(context.db, scope, input.conversationId)
+  const { runtime } = context
+  return stageWithRun(
+    {
+      db: context.db,
+      store: runtime.store,
+      hub: runtime.hub,
+      timeoutMs: runtime.settings.stageTimeoutMs,
+    },
+    conversation.id,
+    { text: input.message, clientId: input.clientId },
+  )
+}
+
+export async function cancelStagedMessage(
+  context: ChatContext,
+  scope: ConversationScope,
+  input: { conversationId: string; clientId: string },
+): Promise<'sent' | 'unsent'> {
+  const conversation = await findConversationRecord(context.db, scope, input.conversationId)
+  const status = await cancelStaged(
+    { db: context.db, store: context.runtime.store },
+    conversation.id,
+    input.clientId,
+  )
+  // Nothing queued under that id: nothing will be sent either.
+  return status ?? 'unsent'
+}
+
+export async function interruptConversation(
+  context: ChatContext,
+  scope: ConversationScope,
+  conversationId: string,
+): Promise<boolean> {
+  const conversation = await findConversationRecord(context.db, scope, conversationId)
+  return context.runtime.runs.interrupt(conversation.id)
+}
+
+/** Retries after an error: a new run over the stored history, with the last model by default. */
+export async function continueConversation(
+  context: ChatContext,
+  scope: ConversationScope,
+  input: { conversationId: string; model: string | undefined; system: string },
+): Promise<{ conversation: ConversationRecord; runId: string }> {
+  const conversation = await findConversationRecord(context.db, scope, input.conversationId)
+  const history = await loadHistory(context.db, conversation.id)
+  if (history.length === 0) throw badRequest('There is nothing to continue yet: send a message.')
+  const { runId } = await context.runtime.runs.startRun({
+    conversation,
+    model: input.model ?? conversation.activeModel,
+    system: input.system,
+  })
+  return { conversation, runId }
+}
+
+/** The resume point: the `Last-Event-ID` header wins over the query's or body's value. */
+export function lastEventIdOf(context: Context, fromQuery: number | undefined): number | undefined {
+  const header = context.req.header('last-event-id')?.trim()
+  if (header === undefined || header === '') return fromQuery
+  if (!/^\d{1,15}$/.test(header)) throw badRequest('Invalid header "Last-Event-ID": not a seq')
+  return Number(header)
+}
