@@ -117,7 +117,7 @@ test("a needs-organization screen shows 'Setting up your account...' while it lo
   await expect(new HomePage(page).heading).toBeVisible()
 })
 
-test('a failed organization lookup shows the SPEC message with its status and a retry', async ({
+test("a failed organization lookup shows the catalogue's message with its status and a retry", async ({
   page,
 }) => {
   await signUpNewUser(page, 'Unlucky')

@@ -1,7 +1,8 @@
+import { isDeltaChunk, mergeDeltas } from '@sprout/protocol/stream/merge-deltas.ts'
 import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
-import { chunkJson, type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
+import { storableJson } from '@sprout/protocol/text/well-formed.ts'
+import { type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
 import type { StoredEvent } from './event-store.ts'
-import { mergeDeltas } from './merge-delta.ts'
 
 /** Chunks the blocks reducer ignores; a history replay leaves them out. */
 const ignoredInReplay: ReadonlySet<string> = new Set([
@@ -9,9 +10,6 @@ const ignoredInReplay: ReadonlySet<string> = new Set([
   'start-step',
   'finish-step',
 ])
-
-const isDelta = (type: string) =>
-  type === 'text-delta' || type === 'reasoning-delta' || type === 'data-tool-output-delta'
 
 type Held = { seq: number; runId: string | null; chunk: StreamChunk }
 
@@ -26,7 +24,7 @@ export function createReplayCompactor() {
 
   const release = (into: EncodedEnvelope[]) => {
     if (!held) return
-    into.push(encodeEnvelope(held.seq, held.runId, chunkJson(held.chunk)))
+    into.push(encodeEnvelope(held.seq, held.runId, storableJson(held.chunk)))
     held = undefined
   }
 
@@ -42,7 +40,7 @@ export function createReplayCompactor() {
         }
         release(into)
       }
-      if (isDelta(chunk.type)) held = { seq: event.seq, runId: event.runId, chunk }
+      if (isDeltaChunk(chunk)) held = { seq: event.seq, runId: event.runId, chunk }
       else into.push(encodeEnvelope(event.seq, event.runId, event.chunkText))
     },
     /** Sends the delta still held (the end of the history was reached). */

@@ -1,5 +1,4 @@
 import { formatSseEvent } from '@sprout/protocol/stream/sse-event.ts'
-import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { storableJson } from '@sprout/protocol/text/well-formed.ts'
 
@@ -7,14 +6,6 @@ const encoder = new TextEncoder()
 
 /** A stored envelope with its SSE event bytes, encoded once and shared by every listener. */
 export type EncodedEnvelope = { seq: number; runId: string | null; bytes: Uint8Array }
-
-/**
- * A chunk as JSON text that PostgreSQL's jsonb accepts: it refuses NUL and lone surrogates, which
- * a model's delta or a program's output may hold. Live listeners get the same text as replays.
- */
-export function chunkJson(chunk: StreamChunk): string {
-  return storableJson(chunk)
-}
 
 /** `formatEnvelopeEvent` over a chunk already serialised, so the JSON is built only once. */
 export function encodeEnvelope(
@@ -27,5 +18,5 @@ export function encodeEnvelope(
 }
 
 export function encodeStreamEnvelope(envelope: StreamEnvelope): EncodedEnvelope {
-  return encodeEnvelope(envelope.seq, envelope.runId, chunkJson(envelope.chunk))
+  return encodeEnvelope(envelope.seq, envelope.runId, storableJson(envelope.chunk))
 }

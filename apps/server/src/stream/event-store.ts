@@ -1,7 +1,8 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { isDeltaChunk, mergeDeltas } from '@sprout/protocol/stream/merge-deltas.ts'
 import { isKnownStreamChunk, type StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
-import { chunkJson, type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
-import { isDeltaChunk, mergeDeltas } from './merge-delta.ts'
+import { storableJson } from '@sprout/protocol/text/well-formed.ts'
+import { type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
 
 export const EVENTS_CHANNEL = 'conversation_events'
 
@@ -145,7 +146,7 @@ export function createEventStore(options: {
       const texts: string[] = []
       for (const item of queue.pending) {
         if (count >= maxBatchItems || characters >= maxBatchCharacters) break
-        const text = chunkJson(item.chunk)
+        const text = storableJson(item.chunk)
         texts.push(text)
         characters += text.length
         count++

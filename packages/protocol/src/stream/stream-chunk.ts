@@ -191,11 +191,3 @@ export type StreamChunk = KnownStreamChunk | UnknownStreamChunk
 export function isKnownStreamChunk(chunk: { type: string }): chunk is KnownStreamChunk {
   return knownStreamChunkTypes.has(chunk.type)
 }
-
-/** Chunks that carry a piece of streamed content; duplicates of them are not dropped. */
-export const deltaChunkTypes: ReadonlySet<string> = new Set([
-  'text-delta',
-  'reasoning-delta',
-  'tool-input-delta',
-  'data-tool-output-delta',
-])

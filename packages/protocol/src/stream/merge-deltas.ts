@@ -1,7 +1,10 @@
-import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
+import type { StreamChunk } from './stream-chunk.ts'
+
+// Deltas of one part concatenate, so the store and a replay may merge them: the blocks reducer
+// (reduce-blocks.ts) applies one merged delta exactly as it would the pieces.
 
 /** The key of a delta chunk's part (same key → the deltas concatenate), or undefined. */
-function deltaKey(chunk: StreamChunk): string | undefined {
+export function deltaKey(chunk: StreamChunk): string | undefined {
   switch (chunk.type) {
     case 'text-delta':
     case 'reasoning-delta':
