@@ -1,21 +1,8 @@
-import { INTERRUPT_DEBOUNCE_MS } from '@sprout/protocol/constants.ts'
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useChatStream } from '../../hooks/use-chat-stream.ts'
 import { ApiError } from '../../lib/api-error.ts'
-import { createBlocksStore } from '../../lib/blocks-store.ts'
-import {
-  createStreamConnection,
-  type StreamConnection,
-  type StreamConnectionStatus,
-} from '../../lib/stream-connection.ts'
+import type { StreamConnectionStatus } from '../../lib/stream-connection.ts'
 import { openEventSourceStream } from '../../lib/stream-sources.ts'
 import { fetchStreamToken } from '../../lib/stream-token.ts'
 import {
@@ -62,51 +49,35 @@ type Options = {
   onMessageSent?: () => void
 }
 
-/**
- * One builder chat (SPEC §4 "Agent run", "Stream connection"): a blocks store fed by the listen
- * stream of the selected conversation, and the actions that send, stage, interrupt and retry.
- */
-/** Why a queued message is back in the input (docs: the builder chat's queue). */
+/** Why a queued message is back in the input (docs/product/builder.md). */
 export const NOT_SENT_NOTE = 'Not sent — the agent finished first. Press Enter to send it.'
 
+/**
+ * One builder chat (docs/product/builder.md "Agent run", "Stream connection"): the listen stream
+ * of the selected conversation, and the actions that send, stage, interrupt and retry.
+ */
 export function useBuilderChat({ applicationId, onMessageSent }: Options): BuilderChat {
-  const [store] = useState(() => createBlocksStore())
-  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState)
   const [conversationId, setConversationId] = useState<ConversationSelection>(undefined)
-  const [connectionStatus, setConnectionStatus] = useState<StreamConnectionStatus>('closed')
+  const chat = useChatStream(
+    conversationId
+      ? async (lastSeq, handlers) => {
+          const token = await fetchStreamToken()
+          const url = listenUrl(applicationId, conversationId, token, lastSeq)
+          return openEventSourceStream(url, handlers)
+        }
+      : null,
+    [applicationId, conversationId],
+  )
+  const { store, state, notice, setNotice, fail } = chat
   const [draft, setDraft] = useState('')
-  const [notice, setNotice] = useState<string | null>(null)
   // Said next to the input when a queued message comes back because the run ended first.
   const [draftNote, setDraftNote] = useState<string | null>(null)
   const [withdrawn, setWithdrawn] = useState<ReadonlySet<string>>(() => new Set())
-  const connectionRef = useRef<StreamConnection | null>(null)
   const selectedRef = useRef<ConversationSelection>(undefined)
   selectedRef.current = conversationId
   // Ids of messages this tab queued, and of those already handed back to the input.
   const ownStaged = useRef(new Set<string>())
   const handedBack = useRef(new Set<string>())
-  const lastInterruptAt = useRef(Number.NEGATIVE_INFINITY)
-
-  // A layout effect: the old stream closes in the same task as the switch, so none of its
-  // events can reach the store after it was cleared for the next conversation.
-  useLayoutEffect(() => {
-    if (!conversationId) return
-    const connection = createStreamConnection({
-      open: async (lastSeq, handlers) => {
-        const token = await fetchStreamToken()
-        const url = listenUrl(applicationId, conversationId, token, lastSeq)
-        return openEventSourceStream(url, handlers)
-      },
-      lastSeq: store.lastSeq,
-      onEnvelope: store.receive,
-      onStatus: setConnectionStatus,
-    })
-    connectionRef.current = connection
-    return () => {
-      connection.close()
-      connectionRef.current = null
-    }
-  }, [applicationId, conversationId, store])
 
   const restoreToInput = useCallback((text: string) => {
     setDraft((current) => appendRestored(current, text))
@@ -122,7 +93,8 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     [restoreToInput],
   )
 
-  // The run ended with our queued messages unsent: they go back to the input (SPEC §4).
+  // The run ended with our queued messages unsent: they go back to the input
+  // (docs/product/builder.md).
   useEffect(() => {
     if (state.failedMessages.length === 0) return
     for (const message of state.failedMessages) {
@@ -142,13 +114,13 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
       setDraftNote(null)
       setConversationId(next)
     },
-    [store],
+    [store, setNotice],
   )
 
   /** Drops what this tab showed ahead of the server and loads the conversation again. */
   const resync = () => {
     store.reset()
-    connectionRef.current?.reconnectNow()
+    chat.reconnectNow()
   }
 
   const stage = async (text: string, targetId: string) => {
@@ -211,20 +183,14 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
           return
         }
         restoreToInput(text)
-        setNotice(error instanceof Error ? error.message : String(error))
+        fail(error)
       }
     })()
   }
 
   const interrupt = () => {
-    if (!conversationId || !state.isRunning) return
-    const now = performance.now()
-    if (now - lastInterruptAt.current < INTERRUPT_DEBOUNCE_MS) return
-    lastInterruptAt.current = now
-    store.dispatch({ type: 'local-interrupt' })
-    interruptRun(applicationId, conversationId).catch((error: unknown) => {
-      setNotice(error instanceof Error ? error.message : String(error))
-    })
+    if (!conversationId) return
+    chat.interrupt(() => interruptRun(applicationId, conversationId))
   }
 
   const stagedMessages = useMemo(
@@ -250,16 +216,14 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   const retry = () => {
     if (!conversationId) return
     setNotice(null)
-    continueRun(applicationId, conversationId).catch((error: unknown) => {
-      setNotice(error instanceof Error ? error.message : String(error))
-    })
+    continueRun(applicationId, conversationId).catch(fail)
   }
 
   return {
     state,
     stagedMessages,
     conversationId,
-    connectionStatus,
+    connectionStatus: chat.status,
     select,
     draft,
     setDraft,

@@ -1,12 +1,6 @@
-import { INTERRUPT_DEBOUNCE_MS } from '@sprout/protocol/constants.ts'
 import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
-import { useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { createBlocksStore } from '../../lib/blocks-store.ts'
-import {
-  createStreamConnection,
-  type StreamConnection,
-  type StreamConnectionStatus,
-} from '../../lib/stream-connection.ts'
+import { useState } from 'react'
+import { useChatStream } from '../../hooks/use-chat-stream.ts'
 import { openFetchEventStream } from '../../lib/stream-sources.ts'
 import {
   continueExploration,
@@ -30,37 +24,17 @@ export type ExplorationChat = {
 
 /** The exploration chat: the same store and transport as the builder, over a POST stream. */
 export function useExplorationChat(explorationId: string): ExplorationChat {
-  const [store] = useState(() => createBlocksStore())
-  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState)
+  const chat = useChatStream(
+    (lastSeq, handlers) =>
+      openFetchEventStream(
+        (signal) => requestExplorationStream(explorationId, lastSeq, signal),
+        handlers,
+      ),
+    [explorationId],
+    { resetOnChange: true },
+  )
+  const { store, state, notice, setNotice, fail } = chat
   const [draft, setDraft] = useState('')
-  const [notice, setNotice] = useState<string | null>(null)
-  const [notFound, setNotFound] = useState(false)
-  const connectionRef = useRef<StreamConnection | null>(null)
-  const lastInterruptAt = useRef(Number.NEGATIVE_INFINITY)
-  const statusRef = useRef<StreamConnectionStatus>('closed')
-
-  useLayoutEffect(() => {
-    store.reset()
-    setNotFound(false)
-    const connection = createStreamConnection({
-      open: (lastSeq, handlers) =>
-        openFetchEventStream(
-          (signal) => requestExplorationStream(explorationId, lastSeq, signal),
-          handlers,
-        ),
-      lastSeq: store.lastSeq,
-      onEnvelope: store.receive,
-      onStatus: (status) => {
-        statusRef.current = status
-        if (status === 'gone') setNotFound(true)
-      },
-    })
-    connectionRef.current = connection
-    return () => {
-      connection.close()
-      connectionRef.current = null
-    }
-  }, [explorationId, store])
 
   const send = (text: string, model: string) => {
     if (state.isRunning) return false
@@ -70,39 +44,24 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
     setDraft('')
     sendExplorationMessage(explorationId, { message: text, model, client_id: clientId }).then(
       // A stream that ended (or waits to retry) is opened at once for the answer.
-      () => {
-        if (statusRef.current !== 'open') connectionRef.current?.reconnectNow()
-      },
+      chat.expectRun,
       (error: unknown) => {
         store.reset()
-        connectionRef.current?.reconnectNow()
+        chat.reconnectNow()
         setDraft((current) => (current.trim() === '' ? text : `${text}\n\n${current}`))
-        setNotice(error instanceof Error ? error.message : String(error))
+        fail(error)
       },
     )
     return true
   }
 
-  const interrupt = () => {
-    if (!state.isRunning) return
-    const now = performance.now()
-    if (now - lastInterruptAt.current < INTERRUPT_DEBOUNCE_MS) return
-    lastInterruptAt.current = now
-    store.dispatch({ type: 'local-interrupt' })
-    interruptExploration(explorationId).catch((error: unknown) => {
-      setNotice(error instanceof Error ? error.message : String(error))
-    })
-  }
+  const interrupt = () => chat.interrupt(() => interruptExploration(explorationId))
 
   const retry = () => {
     setNotice(null)
-    continueExploration(explorationId).then(
-      () => {
-        if (statusRef.current !== 'open') connectionRef.current?.reconnectNow()
-      },
-      (error: unknown) => setNotice(error instanceof Error ? error.message : String(error)),
-    )
+    continueExploration(explorationId).then(chat.expectRun, fail)
   }
 
+  const notFound = chat.status === 'gone'
   return { state, draft, setDraft, notice, notFound, send, interrupt, retry }
 }
