@@ -11,6 +11,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
       { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },
+      { test: { name: 'docs', include: ['tests/docs/**/*.test.ts'] } },
       {
         test: {
           name: 'web',

@@ -6,7 +6,7 @@ test('the model selector groups models by provider, shows details and closes', a
   await signUpNewUser(page, 'Picker')
   const home = new HomePage(page)
   const { modelSelector } = home
-  // The selector sits in the create dialog (SPEC §2 "Create dialog").
+  // The selector sits in the create dialog (docs/product/applications.md "Create dialog").
   await home.openCreateDialog()
   // No provider keys in the test server: the Demo model is the only one available.
   await expect(modelSelector.button).toHaveText('Demo')

@@ -7,7 +7,9 @@ import type {
 import type { UIMessageChunk } from 'ai'
 import type { z } from 'zod'
 
-/** A classified chat error (SPEC §8), sent instead of the SDK's bare `error` chunk. */
+/**
+ * A classified chat error (docs/product/errors.md), sent instead of the SDK's bare `error` chunk.
+ */
 export type DataErrorChunk = z.infer<typeof dataErrorChunkSchema>
 export type DataUsageChunk = z.infer<typeof dataUsageChunkSchema>
 /** Output of a running tool (shell_exec), streamed before its result is available. */

@@ -2,7 +2,10 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { formatCompactionNote } from '@sprout/protocol/text/strip-markers.ts'
 import { generateText, type LanguageModel, type ModelMessage } from 'ai'
 
-/** Past this share of the context window, older history is summarised (DESIGN §5). */
+/**
+ * Past this share of the context window, older history is summarised
+ * (docs/architecture/agent-loop.md).
+ */
 export const COMPACTION_THRESHOLD = 0.85
 /** The most recent messages stay word for word; everything before them is summarised. */
 const KEEP_RECENT_MESSAGES = 6
@@ -95,7 +98,8 @@ export async function compactHistory(options: {
     abortSignal: options.abortSignal,
     maxRetries: options.maxRetries,
   })
-  // The web client shows a message in this wrapper as the compaction note of SPEC §4.
+  // The web client shows a message in this wrapper as the compaction note
+  // (docs/product/builder.md).
   const summary: ModelMessage = {
     role: 'user',
     content: formatCompactionNote(`Summary of the earlier conversation:\n\n${text.trim()}`),

@@ -77,10 +77,10 @@ export type RunAgentResult = {
 const userMessage = (text: string): ModelMessage => ({ role: 'user', content: text })
 
 /**
- * Runs the agent loop of DESIGN §5: streamText with tools until the model answers or maxSteps,
- * forwarding UI chunks, shell output, usage and compaction notes, and taking staged messages at
- * step boundaries. A provider failure or an interrupt ends the run with a classified
- * `data-error` chunk; runAgent itself only throws when `onChunk` does.
+ * Runs the agent loop (docs/architecture/agent-loop.md): streamText with tools until the model
+ * answers or maxSteps, forwarding UI chunks, shell output, usage and compaction notes, and taking
+ * staged messages at step boundaries. A provider failure or an interrupt ends the run with a
+ * classified `data-error` chunk; runAgent itself only throws when `onChunk` does.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
   const anthropic = isAnthropicModel(options.model, options.modelId)
@@ -240,7 +240,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     finishReason = 'aborted'
     classifiedError = { errorType: 'interrupt', message: 'User interrupted' }
     if (!interruptReported) await emitError(classifiedError)
-    // What the model had said in the interrupted step is kept, marked as cut short (SPEC §4).
+    // What the model had said in the interrupted step is kept, marked as cut short
+    // (docs/product/builder.md).
     const cutShort: ModelMessage = {
       role: 'assistant',
       content: stepText ? `${stepText}\n\n${USER_INTERRUPTED_MARKER}` : USER_INTERRUPTED_MARKER,

@@ -1,4 +1,7 @@
-/** A dev box: a workspace with an app's source and its running dev server (DESIGN §6). */
+/**
+ * A dev box: a workspace with an app's source and its running dev server
+ * (docs/architecture/devbox.md).
+ */
 
 export type PackType = 'vite-react'
 

@@ -39,7 +39,10 @@ type PackState = {
   generation: number
 }
 
-/** Keeps `target` boxes per pack type provisioned and ready to be claimed (DESIGN §6, SPEC §3). */
+/**
+ * Keeps `target` boxes per pack type provisioned and ready to be claimed
+ * (docs/architecture/devbox.md "Pool").
+ */
 export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
   const { driver } = options
   const logger = options.logger ?? silentLogger

@@ -1,4 +1,4 @@
-/** Business constants and limits from SPEC §9 (and the few Sprout adds), in one place. */
+/** Business constants and limits (docs/product/limits.md), in one place. */
 
 // Create application: wait for the editor before sending the first message.
 export const EDITOR_READY_POLL_INTERVAL_MS = 1_000

@@ -11,7 +11,7 @@ export type ModelProvider = z.infer<typeof modelProviderSchema>
 
 const rating = z.number().int().min(0).max(5)
 
-/** SPEC §3 "Model", plus whether the server can run it right now. */
+/** docs/product/models.md "Model", plus whether the server can run it right now. */
 export const modelSchema = z.object({
   model: z.string(),
   name: z.string(),
@@ -49,12 +49,12 @@ const shortLabels: Record<string, string> = {
   demo: 'Demo',
 }
 
-/** The model selector's button label (SPEC §9); 'Model' for anything else. */
+/** The model selector's button label (docs/product/models.md); 'Model' for anything else. */
 export function modelShortLabel(modelId: string | undefined): string {
   return (modelId && shortLabels[modelId]) || 'Model'
 }
 
-/** Dollars per million tokens, two decimals when under 1; 'N/A' for zero (SPEC §2, §9). */
+/** Dollars per million tokens, two decimals under 1; 'N/A' for zero (docs/product/models.md). */
 export function formatPrice(price: number): string {
   if (price === 0) return 'N/A'
   if (price < 1) return `$${price.toFixed(2)}`

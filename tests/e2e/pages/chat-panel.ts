@@ -76,7 +76,7 @@ export class ChatPanel {
   }
 }
 
-/** The builder's conversation list (SPEC §2, left). */
+/** The builder's conversation list (docs/product/builder.md "Conversation list"). */
 export class ConversationList {
   readonly page: Page
   readonly aside

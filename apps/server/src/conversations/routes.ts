@@ -28,7 +28,10 @@ import {
 } from '../runs/service.ts'
 import { builderScope, listConversations } from './service.ts'
 
-/** The builder chat (docs/product/api.md), under /api/demo/applications/{id}/…; listen is in listen-routes. */
+/**
+ * The builder chat (docs/product/api.md), under /api/demo/applications/{id}/…; listen is in
+ * listen-routes.
+ */
 export function conversationRoutes(options: {
   db: Database
   origins: Origins

@@ -15,7 +15,9 @@ function unavailableReason(provider: ModelProvider, config: Config): string | un
   return `Set ${keySetting[provider]} to use this model.`
 }
 
-/** The catalogue of SPEC §3, each model marked by whether its provider is configured. */
+/**
+ * The catalogue (docs/product/models.md), each model marked by whether its provider is configured.
+ */
 export function listModels(config: Config): Model[] {
   const local = config.providers.openaiCompatible
   const compatible: Model[] = local.baseUrl

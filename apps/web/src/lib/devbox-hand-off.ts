@@ -1,4 +1,7 @@
-/** SPEC §2 "Devbox auth": the product page that signs the browser in to a dev box's preview. */
+/**
+ * docs/product/auth.md "Devbox auth": the product page that signs the browser in to a dev box's
+ * preview.
+ */
 export const DEVBOX_AUTH_PATH = '/auth/devbox'
 
 /**

@@ -24,8 +24,8 @@ export const Route = createFileRoute('/_authenticated/_organization/applications
 })
 
 /**
- * SPEC §2 Builder: one full-height row under the navbar — the chat workspace (conversation list
- * and chat) on the left and in the centre, the preview pane on the right.
+ * docs/product/builder.md: one full-height row under the navbar — the chat workspace (conversation
+ * list and chat) on the left and in the centre, the preview pane on the right.
  */
 function BuilderPage() {
   const { id } = Route.useParams()

@@ -13,7 +13,7 @@ export const Route = createFileRoute('/_authenticated/_organization/explore/$id'
   component: ExplorationPage,
 })
 
-/** SPEC §2 "Exploration": a streaming chat to shape an idea, then 'Build this'. */
+/** docs/product/exploration.md: a streaming chat to shape an idea, then 'Build this'. */
 function ExplorationPage() {
   const { id } = Route.useParams()
   const models = useModels()

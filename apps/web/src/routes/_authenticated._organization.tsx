@@ -14,8 +14,9 @@ import { setCurrentOrganizationId } from '../lib/current-organization.ts'
 type ChosenSelection = Exclude<OrganizationSelection, { kind: 'unselected' }>
 
 /**
- * Routes that act inside an organization (SPEC §2 "Needs an organization"). A user who has not
- * chosen one yet goes to /organizations; while it resolves, 'Setting up your account...' shows.
+ * Routes that act inside an organization (docs/product/organizations.md "Needs an organization"). A
+ * user who has not chosen one yet goes to /organizations; while it resolves, 'Setting up your
+ * account...' shows.
  */
 export const Route = createFileRoute('/_authenticated/_organization')({
   beforeLoad: async ({ context, location }) => {

@@ -2,7 +2,7 @@ import { createFileRoute, useRouterState } from '@tanstack/react-router'
 import { DevboxSignIn } from '../features/preview/devbox-sign-in.tsx'
 
 /**
- * SPEC §2 "Devbox auth": needs a signed-in user (others sign in and come back) but no
+ * docs/product/auth.md "Devbox auth": needs a signed-in user (others sign in and come back) but no
  * organization — the server checks that the user may see the dev box's application.
  */
 export const Route = createFileRoute('/_authenticated/auth/devbox')({

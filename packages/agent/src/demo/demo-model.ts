@@ -59,8 +59,9 @@ function delay(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 }
 
 /**
- * The offline Demo model (DESIGN §1): an AI SDK language model with no network and no AI that
- * follows a script chosen from the prompt, so the whole builder flow runs without a key.
+ * The offline Demo model (docs/architecture/agent-loop.md "Demo model"): an AI SDK language model
+ * with no network and no AI that follows a script chosen from the prompt, so the whole builder flow
+ * runs without a key.
  */
 export class DemoLanguageModel implements LanguageModelV4 {
   readonly specificationVersion = 'v4'

@@ -1,4 +1,7 @@
-/** Keys and base URLs of the model providers, parsed from env by the server (DESIGN §5). */
+/**
+ * Keys and base URLs of the model providers, parsed from env by the server
+ * (docs/architecture/agent-loop.md "Providers").
+ */
 export type ProvidersConfig = {
   anthropic: { apiKey?: string; baseUrl: string }
   openai: { apiKey?: string; baseUrl: string }

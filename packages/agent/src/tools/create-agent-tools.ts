@@ -15,7 +15,10 @@ import { createViewFileTool } from './view-file.ts'
 import { createWebSearchTool, isWebSearchConfigured } from './web-search.ts'
 import { createWriteFileTool } from './write-file.ts'
 
-/** Every tool of SPEC §3 "Tool names" that the agent runs itself; web_search only when configured. */
+/**
+ * Every tool (docs/product/tool-calls.md) that the agent runs itself; web_search only when
+ * configured.
+ */
 export function createAgentTools(context: ToolContext) {
   const tools = {
     write_file: createWriteFileTool(context),

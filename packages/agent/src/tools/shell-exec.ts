@@ -6,7 +6,9 @@ import { z } from 'zod'
 import type { ToolContext } from './tool-context.ts'
 import { runTool } from './tool-output.ts'
 
-/** Installs and builds may ask for up to ten minutes; the default is SPEC §9's 5 s. */
+/**
+ * Installs and builds may ask for up to ten minutes; the default is 5 s (docs/product/limits.md).
+ */
 export const SHELL_MAX_TIMEOUT_SECONDS = 600
 /** Bytes the dev box keeps; the model then sees at most TOOL_OUTPUT_LIMIT characters of it. */
 const SHELL_OUTPUT_LIMIT_BYTES = 200_000

@@ -19,7 +19,10 @@ export const todosInputSchema = z.object({
 })
 export type TodosInput = z.infer<typeof todosInputSchema>
 
-/** Its output format, formatTasks (SPEC §3 "Task"), lives in packages/protocol beside the parser. */
+/**
+ * Its output format, formatTasks (docs/product/tool-calls.md "Task"), lives in packages/protocol
+ * beside the parser.
+ */
 export function createTodosTool(context: ToolContext) {
   return tool({
     description:

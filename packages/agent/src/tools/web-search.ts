@@ -10,7 +10,9 @@ export const webSearchInputSchema = z.object({
 })
 export type WebSearchInput = z.infer<typeof webSearchInputSchema>
 
-/** The link the chat lists (SPEC §3 "web search result"), with a snippet for the model. */
+/**
+ * The link the chat lists (docs/product/tool-calls.md "Tool inputs"), with a snippet for the model.
+ */
 export type WebSearchResult = WebSearchLink & { title: string; snippet?: string }
 
 export const WEB_SEARCH_RESULT_LIMIT = 8

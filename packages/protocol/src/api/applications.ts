@@ -21,7 +21,7 @@ export type CreateApplicationRequest = z.input<typeof createApplicationRequestSc
 
 export const createApplicationResponseSchema = z.object({ id: z.string() })
 
-/** SPEC §3 Application. */
+/** docs/product/applications.md "Application". */
 export const applicationSchema = z.object({
   id: z.string(),
   name: z.string(),

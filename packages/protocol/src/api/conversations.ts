@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { stagedStatusSchema } from '../stream/stream-chunk.ts'
 
-// Payloads of the chat calls (SPEC §7): builder conversations under
+// Payloads of the chat calls (docs/product/api.md): builder conversations under
 // /api/demo/applications/{id}/… and explorations under /api/explorations/….
 
 export const CHAT_MESSAGE_MAX = 100_000
@@ -15,7 +15,7 @@ const messageText = z
 const clientId = z.string().min(1).max(CLIENT_ID_MAX).optional()
 const modelId = z.string().min(1, 'must not be empty')
 
-/** SPEC §3 Conversation; times are ISO 8601. */
+/** docs/product/builder.md "Conversation list"; times are ISO 8601. */
 export const conversationSchema = z.object({
   id: z.string(),
   title: z.string(),

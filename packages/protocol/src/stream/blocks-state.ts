@@ -1,6 +1,6 @@
 import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
 
-/** SPEC §3 "Block": one rendered piece of the conversation. */
+/** docs/product/builder.md "Blocks": one rendered piece of the conversation. */
 export interface Block {
   /** Stable across replays of the same events, so usable as a React key. */
   id: string

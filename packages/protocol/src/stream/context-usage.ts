@@ -14,7 +14,10 @@ export interface ContextUsage {
   percentage: number
 }
 
-/** SPEC §9: (input + cache read + output tokens) over the model's context window. */
+/**
+ * docs/product/builder.md "Context usage": (input + cache read + output tokens) over the model's
+ * context window.
+ */
 export function contextUsage(tokens: TokenCounts, contextWindow: number): ContextUsage {
   const used = tokens.inputTokens + tokens.cacheReadTokens + tokens.outputTokens
   const percentage = contextWindow > 0 ? Math.round((used / contextWindow) * 1_000) / 10 : 0

@@ -135,7 +135,7 @@ describe('reduceBlocks: streaming', () => {
   })
 })
 
-describe('reduceBlocks: SPEC §4 Blocks rules', () => {
+describe('reduceBlocks: Blocks rules (docs/product/builder.md)', () => {
   it('ignores events for complete blocks', () => {
     const state = reduceAll([
       ...text('0', 'Done.'),
@@ -300,7 +300,7 @@ describe('reduceBlocks: SPEC §4 Blocks rules', () => {
   })
 })
 
-describe('reduceBlocks: SPEC §4 Agent run', () => {
+describe('reduceBlocks: Agent run (docs/product/builder.md)', () => {
   it('start sets running; earlier errors stay in the transcript as blocks', () => {
     const failed = reduceAll([{ type: 'error', errorText: 'Provider down' }])
     expect(failed.blocks).toEqual([

@@ -21,8 +21,8 @@ type HandledEvent = KnownStreamChunk | LocalBlocksAction
 type ChunkOf<Type extends HandledEvent['type']> = Extract<HandledEvent, { type: Type }>
 
 /**
- * Folds one stream chunk or local action into the chat's blocks (SPEC §4 "Blocks" and
- * "Agent run"). Pure: the same events always give the same state, and no state is mutated.
+ * Folds one stream chunk or local action into the chat's blocks (docs/product/builder.md
+ * "Blocks" and "Agent run"). Pure: the same events always give the same state, and no state is mutated.
  * Unknown chunk types (e.g. Anthropic's `custom`) leave the state unchanged.
  */
 export function reduceBlocks(state: BlocksState, event: BlocksEvent): BlocksState {

@@ -11,8 +11,8 @@ const minute = 60_000
 const hour = 60 * minute
 
 /**
- * The conversation list's time (SPEC §9): 'just now' / '5m ago' within the hour, '3:07 PM'
- * today, 'Yesterday', the weekday under 168 hours, else 'Nov 3'. Local time.
+ * The conversation list's time (docs/product/limits.md): 'just now' / '5m ago' within the hour,
+ * '3:07 PM' today, 'Yesterday', the weekday under 168 hours, else 'Nov 3'. Local time.
  */
 export function formatConversationTime(dateInput: DateInput, nowInput: DateInput): string {
   const date = toDate(dateInput)

@@ -1,9 +1,9 @@
 import { dropPartialSecretRequest, splitSecretRequests } from './secret-request.ts'
 
 /**
- * The chat's light markdown (SPEC §2 "Message text rendering"), parsed into a tree the web app
- * renders with React elements: text is only ever text, raw HTML is never interpreted.
- * Beyond the SPEC: ``` fenced code blocks, since agents write them constantly.
+ * The chat's light markdown (docs/product/builder.md "Message text rendering"), parsed into a tree
+ * the web app renders with React elements: text is only ever text, raw HTML is never interpreted.
+ * Beyond those rules: ``` fenced code blocks, since agents write them constantly.
  */
 export type InlineNode =
   | { type: 'text'; text: string }

@@ -4,7 +4,10 @@ const minute = 60_000
 const hour = 60 * minute
 const day = 24 * hour
 
-/** SPEC §9 relative times: 'now', '5m', '3h', '2d' under 7 days, else 'Nov 3' (', 2024' if another year). */
+/**
+ * Relative times (docs/product/limits.md "Times"): 'now', '5m', '3h', '2d' under 7 days, else
+ * 'Nov 3' (', 2024' if another year).
+ */
 export function formatRelativeTime(dateInput: DateInput, nowInput: DateInput): string {
   const date = toDate(dateInput)
   const now = toDate(nowInput)

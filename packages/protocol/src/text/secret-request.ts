@@ -55,7 +55,7 @@ export function dropPartialSecretRequest(text: string): string {
   return opening.startsWith(fragment) || fragment.startsWith(opening) ? text.slice(0, start) : text
 }
 
-/** The message sent for the user after the widget saved the secret (SPEC §4). */
+/** The message sent for the user after the widget saved the secret (docs/product/builder.md). */
 export function secretSetMessage(key: string): string {
   return `I've set the secret "${key}". Please continue.`
 }

@@ -1,4 +1,7 @@
-/** Written into the conversation when the user interrupts a run (SPEC §4 "Message rendering"). */
+/**
+ * Written into the conversation when the user interrupts a run (docs/product/builder.md "Message
+ * rendering").
+ */
 export const USER_INTERRUPTED_MARKER = '[Request interrupted by user]'
 
 /** Wraps the summary that replaces compacted history; shown as COMPACTION_NOTE_TEXT. */

@@ -1,4 +1,7 @@
-/** SPEC §3 "Agent tool view of errors": one error group as error_reports_list shows it. */
+/**
+ * docs/product/tool-calls.md "Agent tool view of errors": one error group as error_reports_list
+ * shows it.
+ */
 export interface ErrorReport {
   groupId: string
   /** From the 'Seen:' line, e.g. '5m ago'. */

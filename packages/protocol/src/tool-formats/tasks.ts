@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** SPEC §3 "Task"; any other status is dropped together with its task. */
+/** docs/product/tool-calls.md "Task"; any other status is dropped together with its task. */
 export const taskStatuses = ['incomplete', 'complete', 'canceled'] as const
 export const taskStatusSchema = z.enum(taskStatuses)
 export type TaskStatus = z.infer<typeof taskStatusSchema>

@@ -1,4 +1,4 @@
-/** SPEC §3 "Tool names": the tools whose calls the chat knows how to show. */
+/** docs/product/tool-calls.md "Tool names": the tools whose calls the chat knows how to show. */
 export const toolNames = [
   'add_random',
   'get_time',

@@ -11,7 +11,7 @@ export function shortenPath(path: string, maximumLength: number = PATH_SHORTEN_L
   return `...${slash > 0 ? tail.slice(slash) : tail}`
 }
 
-/** The one-line summary of a tool call (SPEC §2 "Agent tool-call displays"). */
+/** The one-line summary of a tool call (docs/product/tool-calls.md "Agent tool-call displays"). */
 export function summarizeToolCall(toolName: string, input: unknown): string {
   const path = shortenPath(readString(input, 'path') ?? '')
   switch (toolName) {

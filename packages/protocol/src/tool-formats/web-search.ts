@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** web_search's output: the links it found (SPEC §3 "web search result"). */
+/** web_search's output: the links it found (docs/product/tool-calls.md "Tool inputs"). */
 export const webSearchResultSchema = z.object({
   url: z.string(),
   title: z.string().optional(),

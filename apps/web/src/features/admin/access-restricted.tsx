@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { buttonClasses } from '../../components/ui/button.tsx'
 
-/** What non-admins see on admin screens (SPEC §2 "Access Restricted"). */
+/** What non-admins see on admin screens (docs/product/organizations.md "Access Restricted"). */
 export function AccessRestricted() {
   return (
     <div className="flex min-h-[50vh] flex-col items-center justify-center text-center">

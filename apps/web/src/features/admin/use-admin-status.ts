@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '../../lib/api-client.ts'
 
-/** SPEC §6: admin is the `isAdmin` field of GET /api/admin/status. */
+/** Admin is the `isAdmin` field of GET /api/admin/status (docs/product/admin.md). */
 export function useAdminStatus() {
   return useQuery({
     queryKey: ['admin-status'],

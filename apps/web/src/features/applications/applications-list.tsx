@@ -10,7 +10,10 @@ import { useDeleteApplication } from './use-delete-application.ts'
 
 const gridClasses = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3'
 
-/** SPEC §2 "Applications list": the grid of cards, its loading and empty states, and delete. */
+/**
+ * docs/product/applications.md "Applications list": the grid of cards, its loading and empty
+ * states, and delete.
+ */
 export function ApplicationsList({
   organizationId,
   emptyAction,

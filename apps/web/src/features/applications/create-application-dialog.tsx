@@ -20,7 +20,10 @@ export type CreateApplicationDialogProps = {
   initialDescription?: string
 }
 
-/** SPEC §2 "Create dialog" and §4 "Create application". The form starts afresh on each open. */
+/**
+ * docs/product/applications.md "Create dialog", "Create application". The form starts afresh on
+ * each open.
+ */
 export function CreateApplicationDialog(props: CreateApplicationDialogProps) {
   return props.open ? <OpenCreateApplicationDialog {...props} /> : null
 }

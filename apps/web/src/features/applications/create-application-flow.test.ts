@@ -19,7 +19,7 @@ function steps(readiness: EditorReadiness[], overrides: Partial<CreateApplicatio
   } satisfies CreateApplicationSteps
 }
 
-describe('runCreateApplication (SPEC §4)', () => {
+describe('runCreateApplication (docs/product/applications.md)', () => {
   it('creates, waits for the editor, sends the first message, with progress along the way', async () => {
     const flow = steps([{ ready: false }, { ready: false }, { ready: true }])
     const progress: string[] = []

@@ -7,7 +7,7 @@ import {
   waitForEditorReady,
 } from './wait-for-editor-ready.ts'
 
-// SPEC §8 alerts.
+// docs/product/errors.md "Alerts".
 export const CREATE_FAILED_ALERT = 'Failed to create application. Please try again.'
 export const EDITOR_TIMEOUT_ALERT = 'Editor service took too long to become ready'
 
@@ -20,7 +20,7 @@ export const createProgressMessages = {
 
 export type CreateProgress = (typeof createProgressMessages)[keyof typeof createProgressMessages]
 
-/** Creating failed; `alertMessage` is the SPEC §8 text to show, `applicationId` set if created. */
+/** Creating failed; `alertMessage` is the alert to show, `applicationId` set if created. */
 export class CreateApplicationError extends Error {
   override name = 'CreateApplicationError'
   readonly alertMessage: string
@@ -45,15 +45,16 @@ export type CreateApplicationSteps = {
   create: (input: CreateApplicationRequest) => Promise<string>
   checkEditorReady: (applicationId: string, signal?: AbortSignal) => Promise<EditorReadiness>
   sendInitialMessage: (message: InitialMessage) => Promise<void>
-  /** Polling options for tests; the SPEC §9 defaults otherwise. */
+  /** Polling options for tests; the docs/product/limits.md defaults otherwise. */
   wait?: { maxPolls?: number; intervalMs?: number }
 }
 
 export type CreateApplicationInput = { name: string; description: string; model: string }
 
 /**
- * SPEC §4 "Create application": create it, wait for its editor (once a second, up to 60 tries),
- * send the description as the first message. Returns the id; the caller then opens the editor.
+ * docs/product/applications.md "Create application": create it, wait for its editor (once a second,
+ * up to 60 tries), send the description as the first message. Returns the id; the caller then opens
+ * the editor.
  */
 export async function runCreateApplication(
   input: CreateApplicationInput,

@@ -9,7 +9,9 @@ type DeleteApplicationDialogProps = {
   onCancel: () => void
 }
 
-/** SPEC §2: asks before deleting, naming the application in quotes. */
+/**
+ * docs/product/applications.md "Delete": asks before deleting, naming the application in quotes.
+ */
 export function DeleteApplicationDialog({
   name,
   isDeleting,

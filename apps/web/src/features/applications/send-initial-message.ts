@@ -9,9 +9,9 @@ export type InitialMessage = {
 }
 
 /**
- * The last step of creating an application (SPEC §4): the description becomes the first message
- * of the application's chat, which starts its first conversation and the agent's first run. The
- * editor then opens on that conversation (the newest) and streams the run.
+ * The last step of creating an application (docs/product/applications.md): the description becomes
+ * the first message of the application's chat, which starts its first conversation and the agent's
+ * first run. The editor then opens on that conversation (the newest) and streams the run.
  */
 export async function sendInitialMessage({
   applicationId,

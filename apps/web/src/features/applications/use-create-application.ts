@@ -21,7 +21,10 @@ export type CreateOutcome =
   /** The screen went away. */
   | { status: 'cancelled' }
 
-/** Runs the create flow with its progress messages; a failure shows the SPEC §8 alert. */
+/**
+ * Runs the create flow with its progress messages; a failure shows its alert
+ * (docs/product/errors.md).
+ */
 export function useCreateApplication() {
   const queryClient = useQueryClient()
   const [progress, setProgress] = useState<CreateProgress | undefined>()

@@ -37,7 +37,10 @@ function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<voi
   })
 }
 
-/** Asks once a second, up to 60 times (SPEC §4, §9), until the editor answers ready. */
+/**
+ * Asks once a second, up to 60 times (docs/product/applications.md), until the editor answers
+ * ready.
+ */
 export async function waitForEditorReady({
   check,
   signal,

@@ -19,7 +19,7 @@ const base = (applicationId: string) =>
 const withConversation = (path: string, conversationId: string) =>
   `${path}?${new URLSearchParams({ conversation_id: conversationId })}`
 
-/** SPEC §3 "Conversation"s of the application, newest first. */
+/** The application's conversations, newest first (docs/product/builder.md "Conversation list"). */
 export async function listConversations(applicationId: string): Promise<Conversation[]> {
   return conversationListSchema.parse(await apiRequest(`${base(applicationId)}/conversations`))
 }

@@ -1,7 +1,10 @@
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { chatErrorText, RETRY_HINT } from '@sprout/protocol/tool-formats/error-text.ts'
 
-/** SPEC §8 "Chat error types": the last error, with '(click to retry)' when it can be retried. */
+/**
+ * docs/product/errors.md "Chat error types": the last error, with '(click to retry)' when it can be
+ * retried.
+ */
 export function ChatErrorLine({ error, onRetry }: { error: Block; onRetry?: () => void }) {
   const text = chatErrorText({ content: error.content, errorType: error.errorType })
   const className =

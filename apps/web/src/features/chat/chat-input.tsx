@@ -25,7 +25,10 @@ type ChatInputProps = {
   footer?: ReactNode
 }
 
-/** SPEC §5 "Chat input": Enter sends, Shift+Enter adds a line, 24-100 px tall as it grows. */
+/**
+ * docs/product/builder.md "Chat input": Enter sends, Shift+Enter adds a line, 24-100 px tall as it
+ * grows.
+ */
 export function ChatInput({
   value,
   onChange,

@@ -18,7 +18,7 @@ type ConversationListProps = {
 const openOnWideScreens = () =>
   typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 1024px)').matches
 
-/** SPEC §2 "Builder screen", left: the collapsible conversation list (w-12 closed, w-64 open). */
+/** docs/product/builder.md "Conversation list": collapsible (w-12 closed, w-64 open). */
 export function ConversationList({
   conversations,
   isLoading,

@@ -24,8 +24,8 @@ const variantClasses: Record<MessageVariant, string> = {
 }
 
 /**
- * SPEC §2 "Message text rendering": light markdown turned into React elements. Text only ever
- * becomes text nodes, so HTML in a message shows as written and never runs.
+ * docs/product/builder.md "Message text rendering": light markdown turned into React elements. Text
+ * only ever becomes text nodes, so HTML in a message shows as written and never runs.
  */
 export const MessageText = memo(function MessageText({
   text,

@@ -16,8 +16,8 @@ type SecretRequestWidgetProps = {
 type WidgetState = { kind: 'idle'; error?: string } | { kind: 'saving' } | { kind: 'saved' }
 
 /**
- * SPEC §2 "Secret-entry widget": the agent asked for a secret; the user types its value, which
- * goes to the vault and never back into the conversation.
+ * docs/product/builder.md "Secret-entry widget": the agent asked for a secret; the user types its
+ * value, which goes to the vault and never back into the conversation.
  */
 export function SecretRequestWidget({
   applicationId,

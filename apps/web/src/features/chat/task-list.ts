@@ -2,8 +2,9 @@ import { parseTasks, type TaskList, taskSchema } from '@sprout/protocol/tool-for
 import { inputField, inputString } from './tool-output-text.ts'
 
 /**
- * The todos tool's list: parsed from its output (SPEC §3 "Task"), or from its input while the
- * output has not arrived yet. Tasks without id, known status and title are skipped either way.
+ * The todos tool's list: parsed from its output (docs/product/tool-calls.md "Task"), or from its
+ * input while the output has not arrived yet. Tasks without id, known status and title are skipped
+ * either way.
  */
 export function readTaskList(input: unknown, output: unknown): TaskList {
   if (typeof output === 'string') {

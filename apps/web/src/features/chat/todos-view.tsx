@@ -3,7 +3,10 @@ import { useState } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 import { CheckIcon, CircleIcon, CrossIcon } from './chat-icons.tsx'
 
-/** SPEC §4 "Task status": grey circle, green check struck through, red cross struck in red. */
+/**
+ * docs/product/tool-calls.md "Task": grey circle, green check struck through, red cross struck in
+ * red.
+ */
 export function TodosView({ list }: { list: TaskList }) {
   if (list.tasks.length === 0) return <p className="text-xs text-zinc-500">No tasks</p>
   return (

@@ -31,7 +31,10 @@ const viewsOfInput = new Set([
 ])
 const monospaceSummaries = new Set(['shell_exec'])
 
-/** SPEC §2 "Agent tool-call displays": a one-line summary that expands to the result. */
+/**
+ * docs/product/tool-calls.md "Agent tool-call displays": a one-line summary that expands to the
+ * result.
+ */
 export const ToolCallView = memo(function ToolCallView({ block }: { block: Block }) {
   const toolName = block.toolName ?? ''
   const [expanded, setExpanded] = useState(() => openByDefault.has(toolName))

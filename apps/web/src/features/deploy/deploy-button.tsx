@@ -14,7 +14,10 @@ type DeployButtonProps = {
   onDeployed: (prodUrl: string) => void
 }
 
-/** The admin's rocket (SPEC §2): builds and publishes the app, then says how it went. */
+/**
+ * The admin's rocket (docs/product/deploys.md): builds and publishes the app, then says how it
+ * went.
+ */
 export function DeployButton({ applicationId, deployed, onDeployed }: DeployButtonProps) {
   const deploy = useDeployApplication(onDeployed)
   const [outcome, setOutcome] = useState<DeployOutcome | undefined>()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { API_REQUEST_FAILED, ApiError } from '../../lib/api-error.ts'
 import { deployAnswerOutcome, deployErrorOutcome } from './deploy-outcome.ts'
 
-describe('deploy outcome texts (SPEC §8 Deploy)', () => {
+describe('deploy outcome texts (docs/product/deploys.md "Texts")', () => {
   it('reports success with the production URL', () => {
     expect(deployAnswerOutcome({ success: true, prod_url: 'http://todo.apps.localhost' })).toEqual({
       kind: 'success',

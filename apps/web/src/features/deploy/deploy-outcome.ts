@@ -1,7 +1,7 @@
 import { deployResponseSchema } from '@sprout/protocol/api/applications.ts'
 import { API_REQUEST_FAILED, ApiError } from '../../lib/api-error.ts'
 
-// SPEC §8 "Deploy" texts.
+// docs/product/deploys.md "Texts".
 export const DEPLOY_SUCCEEDED = 'Deployment initiated successfully!'
 export const DEPLOY_NOT_INITIATED = 'Failed to initiate deployment'
 const UNKNOWN_ERROR = 'Unknown error'

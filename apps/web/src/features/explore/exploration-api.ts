@@ -37,9 +37,9 @@ export function continueExploration(explorationId: string) {
 }
 
 /**
- * The exploration's event stream: a POST whose response body is server-sent events (SPEC §7),
- * resuming after `lastSeq` when given. Read by the shared transport, never parsed here. Sent with
- * the session cookie, so no short-lived token has to be kept fresh.
+ * The exploration's event stream: a POST whose response body is server-sent events
+ * (docs/product/api.md), resuming after `lastSeq` when given. Read by the shared transport, never
+ * parsed here. Sent with the session cookie, so no short-lived token has to be kept fresh.
  */
 export function requestExplorationStream(
   explorationId: string,

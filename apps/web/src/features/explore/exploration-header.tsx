@@ -6,7 +6,10 @@ type ExplorationHeaderProps = {
   onBuild?: () => void
 }
 
-/** SPEC §2 "Exploration": the header with a way back home and, once there is an idea, to build it. */
+/**
+ * docs/product/exploration.md: the header with a way back home and, once there is an idea, to build
+ * it.
+ */
 export function ExplorationHeader({ onBuild }: ExplorationHeaderProps) {
   return (
     <header className="flex items-center gap-3 border-b border-zinc-200 bg-white px-4 py-3">

@@ -18,7 +18,10 @@ type ModelSelectorProps = {
   placement?: 'below' | 'above'
 }
 
-/** SPEC §2 "Model selector": a short-label button and a popup of models grouped by provider. */
+/**
+ * docs/product/models.md "Model selector": a short-label button and a popup of models grouped by
+ * provider.
+ */
 export function ModelSelector({
   models,
   value,

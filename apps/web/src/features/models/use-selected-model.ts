@@ -15,7 +15,8 @@ function readRemembered(): string | null {
 
 /**
  * The chosen model id: the remembered choice while it is available, else claude-haiku-4-5, else the
- * first available model (SPEC §9). Choosing remembers it in local storage under `selectedModel`.
+ * first available model (docs/product/models.md). Choosing remembers it in local storage under
+ * `selectedModel`.
  */
 export function useSelectedModel(
   models: Model[] | undefined,

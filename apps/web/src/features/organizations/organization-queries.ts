@@ -15,7 +15,9 @@ export function organizationListQueryOptions(userId: string) {
   })
 }
 
-/** Looks up Sprout's id; a failure reads `{failure}: {status}` (SPEC §8). */
+/**
+ * Looks up Sprout's id; a failure reads `{failure}: {status}` (docs/product/errors.md "Generic").
+ */
 async function lookupOrganizationId(query: string, failure: string): Promise<string> {
   try {
     const result = await apiRequest<{ id: string }>(`/api/organizations?${query}`, {

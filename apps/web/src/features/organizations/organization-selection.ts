@@ -6,7 +6,10 @@ export type OrganizationSelection =
   | { kind: 'personal' }
   | { kind: 'unselected' }
 
-/** SPEC §4: an active organization wins; otherwise the remembered personal choice; otherwise none. */
+/**
+ * An active organization wins, else the remembered personal choice, else none
+ * (docs/product/organizations.md).
+ */
 export function readOrganizationSelection(session: Session): OrganizationSelection {
   const activeOrganizationId = session.session.activeOrganizationId
   if (activeOrganizationId) {

@@ -11,7 +11,10 @@ export type OrganizationSummary = {
 export type ResolvedOrganization = {
   /** Sprout's internal id, sent as `Organization-ID`. */
   organizationId: string
-  /** better-auth's organization id (the same value today; kept apart as SPEC §3 does). */
+  /**
+   * better-auth's organization id (the same value today; kept apart,
+   * docs/product/organizations.md).
+   */
   externalOrganizationId: string
   isPersonal: boolean
   name: string

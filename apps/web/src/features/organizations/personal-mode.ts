@@ -1,4 +1,5 @@
-// SPEC §4: without an active organization, personal mode is remembered per user in local storage.
+// Without an active organization, personal mode is remembered per user in local storage
+// (docs/product/organizations.md "Organization context").
 const changeEvent = 'sprout:personal-mode-change'
 
 export function personalModeKey(userId: string): string {

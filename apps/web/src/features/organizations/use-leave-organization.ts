@@ -5,7 +5,7 @@ import { setCurrentOrganizationId } from '../../lib/current-organization.ts'
 import { sessionQueryOptions } from '../../lib/session-query.ts'
 import { setSelectedPersonal } from './personal-mode.ts'
 
-/** Leaves an organization; the user falls back to personal mode (SPEC §4). */
+/** Leaves an organization; the user falls back to personal mode (docs/product/organizations.md). */
 export function useLeaveOrganization() {
   const queryClient = useQueryClient()
   const router = useRouter()

@@ -11,7 +11,7 @@ import { usePoolStats } from './use-pool-stats.ts'
 
 const refreshSeconds = POOL_STATS_POLL_INTERVAL_MS / 1000
 
-/** SPEC §2 Admin panel, Devbox Pool tab: the pool's counters per pack type, and cycling it. */
+/** docs/product/admin.md "Devbox Pool tab": the pool's counters per pack type, and cycling it. */
 export function PoolPanel() {
   const stats = usePoolStats()
   const cycle = useCyclePool()

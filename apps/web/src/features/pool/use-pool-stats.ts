@@ -5,7 +5,7 @@ import { apiRequest } from '../../lib/api-client.ts'
 
 export const poolStatsQueryKey = ['admin', 'pool-stats'] as const
 
-/** SPEC §7: GET /api/admin/pool/stats, polled every 10 seconds. */
+/** GET /api/admin/pool/stats, polled every 10 seconds (docs/product/admin.md). */
 export function usePoolStats() {
   return useQuery({
     queryKey: poolStatsQueryKey,

@@ -1,4 +1,4 @@
-// SPEC §8 "Devbox auth" texts.
+// docs/product/auth.md "Devbox auth" texts.
 export const MALFORMED_AUTH_ERROR = 'Invalid authentication request: malformed auth parameter'
 export const MISSING_DEVBOX_ERROR = 'Invalid authentication request: missing devbox URL'
 export const TOKEN_FAILED_ERROR = 'Failed to generate authentication token'
@@ -36,8 +36,9 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * SPEC §5 "Devbox auth": the dev box URL and return path come either from a base64 JSON `auth`
- * parameter ({ devbox, return }) or from the plain parameters `devbox` and `return` (default /).
+ * docs/product/auth.md "Devbox auth": the dev box URL and return path come either from a base64
+ * JSON `auth` parameter ({ devbox, return }) or from the plain parameters `devbox` and `return`
+ * (default /).
  */
 export function parseDevboxAuthRequest(search: URLSearchParams): DevboxAuthParseResult {
   let devbox: unknown

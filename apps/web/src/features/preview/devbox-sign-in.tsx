@@ -6,8 +6,9 @@ import { AUTHENTICATION_FAILED, parseDevboxAuthRequest } from './devbox-auth-req
 import { devboxCallbackUrl, devboxTokenErrorMessage, requestDevboxToken } from './devbox-token.ts'
 
 /**
- * SPEC §2 "Devbox auth": signs the browser in to a dev box's preview origin. Gets a token for the
- * signed-in user and sends the browser on to the dev box's callback, which sets its cookie.
+ * docs/product/auth.md "Devbox auth": signs the browser in to a dev box's preview origin. Gets a
+ * token for the signed-in user and sends the browser on to the dev box's callback, which sets its
+ * cookie.
  */
 export function DevboxSignIn({ searchString }: { searchString: string }) {
   const parsed = useMemo(

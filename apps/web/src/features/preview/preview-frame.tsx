@@ -10,7 +10,10 @@ type PreviewFrameProps = {
   onActivate: () => void
 }
 
-/** The app at a virtual 1024x768, scaled to the pane's width (SPEC §2, §9). */
+/**
+ * The app at a virtual 1024x768, scaled to the pane's width (docs/product/builder.md "Preview
+ * pane").
+ */
 export function PreviewFrame({ src, interactive, onActivate }: PreviewFrameProps) {
   const containerRef = useRef<HTMLDivElement>(null)
   const width = useElementWidth(containerRef)

@@ -26,8 +26,8 @@ export type PreviewPaneProps = {
 }
 
 /**
- * The builder's right pane (SPEC §2): 250px wide, 500px while the user works in the preview.
- * Clicking into the preview focuses it; a press anywhere else (or Escape) lets it go.
+ * The builder's right pane (docs/product/builder.md): 250px wide, 500px while the user works in the
+ * preview. Clicking into the preview focuses it; a press anywhere else (or Escape) lets it go.
  */
 export function PreviewPane({
   previewUrl,

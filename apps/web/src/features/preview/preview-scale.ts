@@ -3,8 +3,9 @@ import { PREVIEW_VIRTUAL_HEIGHT_PX, PREVIEW_VIRTUAL_WIDTH_PX } from '@sprout/pro
 export type PreviewScale = { scale: number; width: number; height: number }
 
 /**
- * SPEC §9: the preview renders a virtual 1024x768 page, shrunk with a CSS transform to the width
- * it has (never enlarged). `width` and `height` are the space the shrunk page takes up.
+ * docs/product/builder.md "Preview pane": the preview renders a virtual 1024x768 page, shrunk with
+ * a CSS transform to the width it has (never enlarged). `width` and `height` are the space the
+ * shrunk page takes up.
  */
 export function previewScale(
   availableWidth: number,

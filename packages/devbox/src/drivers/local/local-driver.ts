@@ -60,7 +60,10 @@ export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
 
 type AttachedBox = { box: LocalDevbox; stopAll: AbortController; release: () => Promise<void> }
 
-/** Dev boxes as folders on this machine, each with a dev-server process (DESIGN §6). */
+/**
+ * Dev boxes as folders on this machine, each with a dev-server process
+ * (docs/architecture/devbox.md).
+ */
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const logger = options.logger ?? silentLogger
   const rootDir = path.resolve(options.rootDir)
