@@ -8,7 +8,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { proxyHttp } from '../apps/server/src/preview/proxy.ts'
+import { proxyHttp } from '../apps/server/src/devboxes/preview-host/proxy.ts'
 import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
 import {

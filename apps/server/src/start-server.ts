@@ -5,7 +5,7 @@ import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
-import { createLocalDevboxRuntime } from './devboxes/create-local-runtime.ts'
+import { createLocalDevboxRuntime } from './devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */

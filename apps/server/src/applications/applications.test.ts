@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PREVIEW_COOKIE } from '../devbox-auth/preview-session.ts'
+import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
 import { openWebSocket } from '../testing/raw-websocket.ts'
 import {
   cookieFrom,

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import type { Config } from '../config/config.ts'
-import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { createEventHub } from '../stream/event-hub.ts'
 import { createEventStore, type EventStore } from '../stream/event-store.ts'
 import { createRunManager } from './run-manager.ts'

@@ -6,7 +6,7 @@ import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chun
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
 import type { Config } from '../config/config.ts'
-import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
+import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { AppError } from '../errors/app-error.ts'
 import type { EventStore } from '../stream/event-store.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'

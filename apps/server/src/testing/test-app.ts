@@ -7,7 +7,7 @@ import { findFreePort } from '@sprout/devbox/drivers/local/free-port.ts'
 import { silentLogger } from '@sprout/devbox/logger.ts'
 import { createApp } from '../app.ts'
 import { type Config, parseConfig } from '../config/config.ts'
-import { createLocalDevboxRuntime } from '../devboxes/create-local-runtime.ts'
+import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from '../http/node-handler.ts'
 import { createTestDatabase } from './test-database.ts'
 

@@ -1,10 +1,10 @@
 import type { Database } from '@sprout/db/database.ts'
 import { devboxTokenRequestSchema } from '@sprout/protocol/api/applications.ts'
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import type { MembershipCache } from '../auth/auth-cache.ts'
-import type { Origins } from '../http/origins.ts'
-import { parseJsonBody } from '../http/parse-request.ts'
+import type { AppEnv } from '../../app-env.ts'
+import type { MembershipCache } from '../../auth/auth-cache.ts'
+import type { Origins } from '../../http/origins.ts'
+import { parseJsonBody } from '../../http/parse-request.ts'
 import { issueDevboxToken } from './service.ts'
 
 export function devboxAuthRoutes(options: {

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { devboxAuthTokens } from '@sprout/db/schema/devbox-auth-tokens.ts'
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
-import { findApplicationBySlug } from '../applications/service.ts'
-import type { MembershipCache } from '../auth/auth-cache.ts'
-import { badRequest, notFound } from '../errors/app-error.ts'
-import type { Origins } from '../http/origins.ts'
-import { findMembership } from '../organizations/service.ts'
+import { findApplicationBySlug } from '../../applications/service.ts'
+import type { MembershipCache } from '../../auth/auth-cache.ts'
+import { badRequest, notFound } from '../../errors/app-error.ts'
+import type { Origins } from '../../http/origins.ts'
+import { findMembership } from '../../organizations/service.ts'
 
 export const DEVBOX_TOKEN_LIFETIME_MS = 60_000
 

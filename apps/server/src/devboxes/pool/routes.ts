@@ -1,9 +1,9 @@
 import { poolCycleRequestSchema } from '@sprout/protocol/api/applications.ts'
 import { Hono } from 'hono'
-import { requirePlatformAdmin } from '../admin/require-platform-admin.ts'
-import type { AppEnv } from '../app-env.ts'
-import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
-import { parseJsonBody } from '../http/parse-request.ts'
+import { requirePlatformAdmin } from '../../admin/require-platform-admin.ts'
+import type { AppEnv } from '../../app-env.ts'
+import { parseJsonBody } from '../../http/parse-request.ts'
+import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 
 export function poolRoutes(devboxes: DevboxRuntime) {
   const app = new Hono<AppEnv>()

@@ -6,9 +6,9 @@ import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { and, eq } from 'drizzle-orm'
-import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
-import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
-import { AppError, conflict } from '../errors/app-error.ts'
+import { type ApplicationContext, findApplicationRecord } from '../../applications/service.ts'
+import { AppError, conflict } from '../../errors/app-error.ts'
+import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 
 const buildTimeoutSeconds = 300
 const running = new Set<string>()

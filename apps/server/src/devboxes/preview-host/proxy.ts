@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
-import { PREVIEW_COOKIE } from '../devbox-auth/preview-session.ts'
+import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 const hopByHop = new Set([
   'connection',

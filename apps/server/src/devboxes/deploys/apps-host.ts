@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
-import { findApplicationBySlug } from '../applications/service.ts'
-import { TtlCache } from '../auth/auth-cache.ts'
-import { sendHostPage } from '../preview/host-pages.ts'
+import { findApplicationBySlug } from '../../applications/service.ts'
+import { TtlCache } from '../../auth/auth-cache.ts'
+import { sendHostPage } from '../preview-host/host-pages.ts'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

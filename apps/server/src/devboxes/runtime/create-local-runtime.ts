@@ -5,12 +5,12 @@ import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
-import type { Config } from '../config/config.ts'
+import type { Config } from '../../config/config.ts'
 import { createDevboxRuntime } from './devbox-runtime.ts'
 
 export const templatesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../templates',
+  '../../../../../templates',
 )
 
 export const devboxLogger: DevboxLogger = {

@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
-import { findApplicationBySlug } from '../applications/service.ts'
-import { type MembershipCache, TtlCache } from '../auth/auth-cache.ts'
+import { findApplicationBySlug } from '../../applications/service.ts'
+import { type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
+import type { Origins } from '../../http/origins.ts'
+import { findMembership } from '../../organizations/service.ts'
 import {
   PREVIEW_COOKIE,
   signPreviewSession,
   verifyPreviewSession,
-} from '../devbox-auth/preview-session.ts'
-import { safeReturnUrl } from '../devbox-auth/return-path.ts'
-import { redeemDevboxToken } from '../devbox-auth/service.ts'
-import type { DevboxRuntime } from '../devboxes/devbox-runtime.ts'
-import type { Origins } from '../http/origins.ts'
-import { findMembership } from '../organizations/service.ts'
+} from '../hand-off/preview-session.ts'
+import { safeReturnUrl } from '../hand-off/return-path.ts'
+import { redeemDevboxToken } from '../hand-off/service.ts'
+import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
 

@@ -1,6 +1,5 @@
 import { devboxAuthTokens } from '@sprout/db/schema/devbox-auth-tokens.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PREVIEW_COOKIE } from '../devbox-auth/preview-session.ts'
 import {
   cookieFrom,
   createTestApp,
@@ -8,7 +7,8 @@ import {
   type TestApp,
   type TestUser,
   waitForEditorReady,
-} from '../testing/test-app.ts'
+} from '../../testing/test-app.ts'
+import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 describe('preview origin isolation', { timeout: 120_000 }, () => {
   let harness: TestApp
