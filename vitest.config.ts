@@ -12,6 +12,7 @@ export default defineConfig({
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
       { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },
       { test: { name: 'docs', include: ['tests/docs/**/*.test.ts'] } },
+      { test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'] } },
       {
         test: {
           name: 'web',

@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// The house's boundaries (docs/architecture/overview.md "Boundaries"): web features do not
+// import each other (screens compose them), and server areas reach each other only through
+// their public files.
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(folder, entry.name)
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(relative)
+    return /\.tsx?$/.test(entry.name) ? [relative] : []
+  })
+}
+
+/** Relative imports of a file, resolved to paths from the repository's root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8')
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)]
+  return specifiers.map((match) => path.join(path.dirname(file), match[1] as string))
+}
+
+/** Test files and test helpers may reach anything. */
+const isTestCode = (file: string) => /(\.test\.|test-|testing\/)/.test(file)
+
+describe('web features', () => {
+  const features = 'apps/web/src/features'
+  const featureOf = (file: string) =>
+    file.startsWith(`${features}/`) ? file.slice(features.length + 1).split('/')[0] : undefined
+
+  it('do not import each other; shared code lives in components/, hooks/ and lib/', () => {
+    const crossings = sourceFiles('apps/web/src').flatMap((file) => {
+      if (isTestCode(file)) return []
+      const own = featureOf(file)
+      return importsOf(file)
+        .filter((target) => {
+          const other = featureOf(target)
+          // Screens (routes/) compose features; everything else may use none but its own.
+          if (file.startsWith('apps/web/src/routes/') || file.startsWith('apps/web/src/app/')) {
+            return false
+          }
+          return other !== undefined && other !== own
+        })
+        .map((target) => `${file} → ${target}`)
+    })
+    expect(crossings).toEqual([])
+  })
+})
+
+describe('server areas', () => {
+  const server = 'apps/server/src'
+  // The platform every area builds on.
+  const sharedAreas = new Set(['config', 'errors', 'http', 'stream', 'auth'])
+  // What an area offers the others: its service, its routes for app.ts, middleware, its runtime.
+  const isPublicFile = (file: string) =>
+    /\/(service|routes|require-[\w-]+|[\w-]+-runtime)\.ts$/.test(file)
+  const areaOf = (file: string) => file.slice(server.length + 1).split('/')[0]
+
+  it('reach each other only through their public files', () => {
+    const crossings = sourceFiles(server).flatMap((file) => {
+      // The composition root wires every area together.
+      if (isTestCode(file) || !file.slice(server.length + 1).includes('/')) return []
+      return importsOf(file)
+        .filter((target) => {
+          if (!target.startsWith(`${server}/`)) return false
+          // The composition root's own files (app.ts, app-env.ts) are everyone's.
+          if (!target.slice(server.length + 1).includes('/')) return false
+          const area = areaOf(target) as string
+          if (area === areaOf(file) || sharedAreas.has(area)) return false
+          return !isPublicFile(target)
+        })
+        .map((target) => `${file} → ${target}`)
+    })
+    expect(crossings).toEqual([])
+  })
+})
