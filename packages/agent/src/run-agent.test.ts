@@ -1,3 +1,4 @@
+// Long file: the agent loop's behaviour against the fake Anthropic server, one scenario per test.
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { createAnthropic } from '@ai-sdk/anthropic'

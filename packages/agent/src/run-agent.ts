@@ -82,6 +82,7 @@ const userMessage = (text: string): ModelMessage => ({ role: 'user', content: te
  * staged messages at step boundaries. A provider failure or an interrupt ends the run with a
  * classified `data-error` chunk; runAgent itself only throws when `onChunk` does.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the agent loop reads top to bottom: steps, chunks, interrupt, result
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
   const anthropic = isAnthropicModel(options.model, options.modelId)
   const threshold = options.compactionThreshold ?? COMPACTION_THRESHOLD

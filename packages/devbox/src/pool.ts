@@ -43,6 +43,7 @@ type PackState = {
  * Keeps `target` boxes per pack type provisioned and ready to be claimed
  * (docs/architecture/devbox.md "Pool").
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the pool's boxes, refill loop and stats its methods share
 export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
   const { driver } = options
   const logger = options.logger ?? silentLogger

@@ -1,3 +1,4 @@
+// Long file: the runs' behaviour over real HTTP against one harness, one scenario per test.
 import { readdir, readFile, readlink } from 'node:fs/promises'
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'

@@ -61,6 +61,7 @@ const isUniqueViolation = (error: unknown): boolean => {
  * its chunks to the event store and its history to `messages`, and heartbeats its `runs` row.
  * At most one run per conversation is `running` (a partial unique index decides races).
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the process's active runs that its methods share
 export function createRunManager(options: {
   database: DatabaseHandle
   config: Config

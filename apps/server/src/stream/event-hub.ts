@@ -33,6 +33,7 @@ export type EventHub = ReturnType<typeof createEventHub>
  * process arrive as a NOTIFY `{conversationId}:{seq}` and are read from the table after the last
  * seq delivered. Either way each listener gets every seq once, in order, without gaps.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the listeners and the NOTIFY subscription its methods share
 export function createEventHub(options: {
   database: DatabaseHandle
   store: () => EventStore

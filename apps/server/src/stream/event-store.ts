@@ -77,6 +77,7 @@ export type EventStore = ReturnType<typeof createEventStore>
  * written and go in the next one (group commit), consecutive deltas of one part merged; `onStored`
  * receives each committed batch (the in-process fast path to listeners).
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the write queues and seq bookkeeping its methods share
 export function createEventStore(options: {
   database: DatabaseHandle
   onStored: (conversationId: string, envelopes: EncodedEnvelope[]) => void

@@ -1,3 +1,4 @@
+// Long file: a table of every API route with the request each role makes; one row per route.
 import type { TestApp, TestUser } from './test-app.ts'
 
 export const roles = [

@@ -21,6 +21,7 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>
 let userCounter = 0
 
 /** A real app on a real, empty database, with helpers that act as a browser would. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a test harness: its helpers share one app, database and server
 export async function createTestApp(environment: Record<string, string> = {}) {
   const database: DatabaseHandle = await createTestDatabase()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-test-'))

@@ -37,6 +37,7 @@ function CheckMark({ visible }: { visible: boolean }) {
 }
 
 /** The signed-in user's menu: who they are, where they work, switching, and signing out. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one menu: its open state, keyboard handling and markup read best together
 export function UserButton({ session }: { session: Session }) {
   const { user } = session
   const rootRef = useRef<HTMLDivElement>(null)

@@ -39,6 +39,7 @@ const connectTimeoutMs = 15_000
  * HTTP forwarding. It resolves each name itself and connects to the checked address, never the
  * name again, so DNS rebinding cannot turn an allowed name into a local address.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the proxy's listeners and counters its methods share
 export function createEgressProxy(options: {
   policy: EgressPolicy
   /** The npm registry the server itself uses; the one host `registry` allows. */
@@ -84,6 +85,7 @@ export function createEgressProxy(options: {
     return { allowed: true, address: allowed, port }
   }
 
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: CONNECT and plain HTTP share the address checks of one connection handler
   const listen = async (socketPath: string, boxId: string) => {
     const sockets = new Set<Duplex>()
     const track = (socket: Duplex) => {

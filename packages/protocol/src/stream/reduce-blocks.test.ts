@@ -1,3 +1,4 @@
+// Long file: the reducer's rules, one per test, as docs/architecture/stream-protocol.md lists them.
 import { describe, expect, it } from 'vitest'
 import { prepareMessageText } from '../text/strip-markers.ts'
 import { type BlocksEvent, type BlocksState, createBlocksState } from './blocks-state.ts'

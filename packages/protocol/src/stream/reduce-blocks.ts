@@ -1,3 +1,5 @@
+// Long file: the one reducer's switch over every chunk type with the small steps it calls; split
+// up, a reader would follow one event across files.
 import { COMPACTION_NOTE_TAG } from '../text/strip-markers.ts'
 import {
   appendBlock,

@@ -40,6 +40,7 @@ export type DevboxRuntime = ReturnType<typeof createDevboxRuntime>
  * The dev boxes of applications on this server: handed out from the pool (or provisioned cold),
  * recorded in `devboxes`, and re-opened after a restart.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the process's boxes and opening queue that its methods share
 export function createDevboxRuntime(options: {
   db: Database
   driver: DevboxDriver

@@ -56,6 +56,7 @@ export const NOT_SENT_NOTE = 'Not sent — the agent finished first. Press Enter
  * One builder chat (docs/product/builder.md "Agent run", "Stream connection"): the listen stream
  * of the selected conversation, and the actions that send, stage, interrupt and retry.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the chat's actions share its selection, queue and hand-back state
 export function useBuilderChat({ applicationId, onMessageSent }: Options): BuilderChat {
   const [conversationId, setConversationId] = useState<ConversationSelection>(undefined)
   const chat = useChatStream(

@@ -22,6 +22,7 @@ type ModelSelectorProps = {
  * docs/product/models.md "Model selector": a short-label button and a popup of models grouped by
  * provider.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one listbox: its open state, keyboard handling and markup read best together
 export function ModelSelector({
   models,
   value,

@@ -43,6 +43,7 @@ export type BoxSandbox = {
   release: () => Promise<void>
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds a box's confinement (cgroup, namespace, limits) its methods share
 export function createBoxSandbox(input: {
   boxId: string
   workspacePath: string

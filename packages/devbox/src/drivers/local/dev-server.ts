@@ -28,6 +28,7 @@ export type DevServer = Devbox['devServer'] & {
  * Runs `npm run dev` in the workspace (in the sandbox) on a free port. An unexpected exit is
  * answered with a restart after a growing delay; each one is counted in `restarts()`.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the dev server's process, restarts and logs its methods share
 export function createDevServer(input: {
   boxId: string
   workspacePath: string

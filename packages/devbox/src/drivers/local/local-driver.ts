@@ -64,6 +64,7 @@ type AttachedBox = { box: LocalDevbox; stopAll: AbortController; release: () => 
  * Dev boxes as folders on this machine, each with a dev-server process
  * (docs/architecture/devbox.md).
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the driver's boxes and cache its methods share
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const logger = options.logger ?? silentLogger
   const rootDir = path.resolve(options.rootDir)
