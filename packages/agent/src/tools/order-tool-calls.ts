@@ -1,7 +1,8 @@
 import type { ToolName } from '@sprout/protocol/tool-formats/tool-names.ts'
 import type { Tool } from 'ai'
 
-/** Tools that change the workspace's files (docs/architecture/agent-loop.md "Parallel tool calls"). */
+// Tools that change the workspace's files (docs/architecture/agent-loop.md
+// "Parallel tool calls").
 const fileChangingTools: ReadonlySet<string> = new Set<ToolName>([
   'write_file',
   'str_replace',

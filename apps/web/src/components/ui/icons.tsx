@@ -3,17 +3,26 @@ import { classNames } from '../../lib/class-names.ts'
 
 type IconProps = { className?: string }
 
-function Icon({ className, children }: IconProps & { children: ReactNode }) {
+/**
+ * An inline icon, decorative, so hidden from assistive technology: size-4 unless the caller
+ * sets a size. `grid` 20 is the chat's finer set.
+ */
+function Icon({
+  className,
+  children,
+  grid = 24,
+}: IconProps & { children: ReactNode; grid?: 20 | 24 }) {
+  const sized = /(^|\s)size-/.test(className ?? '')
   return (
     <svg
-      viewBox="0 0 24 24"
+      viewBox={`0 0 ${grid} ${grid}`}
       aria-hidden="true"
       fill="none"
       stroke="currentColor"
-      strokeWidth="1.75"
+      strokeWidth={grid === 20 ? '1.6' : '1.75'}
       strokeLinecap="round"
       strokeLinejoin="round"
-      className={classNames('size-4 shrink-0', className)}
+      className={classNames('shrink-0', !sized && 'size-4', className)}
     >
       {children}
     </svg>
@@ -84,5 +93,79 @@ export function GlobeIcon(props: IconProps) {
       <circle cx="12" cy="12" r="9" />
       <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
     </Icon>
+  )
+}
+
+export function ChevronIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="m7 5 5 5-5 5" />
+    </Icon>
+  )
+}
+
+export function CheckIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="m5 10 3 3 7-7" />
+    </Icon>
+  )
+}
+
+export function CrossIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="m6 6 8 8M14 6l-8 8" />
+    </Icon>
+  )
+}
+
+export function CircleIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <circle cx="10" cy="10" r="6" />
+    </Icon>
+  )
+}
+
+export function HourglassIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="M6 3h8M6 17h8M7 3c0 4 6 4 6 7s-6 3-6 7M13 3c0 4-6 4-6 7s6 3 6 7" />
+    </Icon>
+  )
+}
+
+export function SendIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="M10 16V4M5 9l5-5 5 5" />
+    </Icon>
+  )
+}
+
+export function PanelIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <rect x="3" y="4" width="14" height="12" rx="2" />
+      <path d="M8 4v12" />
+    </Icon>
+  )
+}
+
+export function ChatBubbleIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="M4 5h12v8H9l-4 3v-3H4z" />
+    </Icon>
+  )
+}
+
+/** Filled, unlike the others. */
+export function StopIcon({ className }: IconProps) {
+  return (
+    <svg viewBox="0 0 20 20" aria-hidden="true" className={className ?? 'size-4'}>
+      <rect x="5" y="5" width="10" height="10" rx="2" fill="currentColor" />
+    </svg>
   )
 }

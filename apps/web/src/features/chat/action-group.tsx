@@ -1,7 +1,7 @@
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { MessageText } from './message-text.tsx'
-import { ToolCallView } from './tool-call-view.tsx'
+import { ToolCallView } from './tool-views/tool-call-view.tsx'
 
 /** A run of the agent's reasoning and tool calls, shown together; a spinner while it streams. */
 export function ActionGroup({ blocks, isStreaming }: { blocks: Block[]; isStreaming: boolean }) {

@@ -3,8 +3,8 @@ import {
   MESSAGE_INPUT_MIN_HEIGHT_PX,
 } from '@sprout/protocol/constants.ts'
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef } from 'react'
+import { SendIcon, StopIcon } from '../../components/ui/icons.tsx'
 import { classNames } from '../../lib/class-names.ts'
-import { SendIcon, StopIcon } from './chat-icons.tsx'
 
 type ChatInputProps = {
   value: string

@@ -1,9 +1,9 @@
 import { formatConversationTime } from '@sprout/protocol/text/conversation-time.ts'
 import { useState } from 'react'
+import { PanelIcon, PlusIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import type { ConversationSummary } from './chat-api.ts'
-import { PanelIcon, PlusIcon } from './chat-icons.tsx'
 import { useNow } from './use-now.ts'
 
 type ConversationListProps = {

@@ -1,4 +1,4 @@
-import { ChatBubbleIcon } from './chat-icons.tsx'
+import { ChatBubbleIcon } from '../../components/ui/icons.tsx'
 
 /** The empty chat of a new conversation. */
 export function NewConversationHint() {

@@ -1,7 +1,7 @@
 import type { Task, TaskList } from '@sprout/protocol/tool-formats/tasks.ts'
 import { useState } from 'react'
-import { classNames } from '../../lib/class-names.ts'
-import { CheckIcon, CircleIcon, CrossIcon } from './chat-icons.tsx'
+import { CheckIcon, CircleIcon, CrossIcon } from '../../../components/ui/icons.tsx'
+import { classNames } from '../../../lib/class-names.ts'
 
 /**
  * docs/product/tool-calls.md "Task": grey circle, green check struck through, red cross struck in

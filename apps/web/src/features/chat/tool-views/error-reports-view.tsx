@@ -1,5 +1,5 @@
 import { parseErrorReports } from '@sprout/protocol/tool-formats/error-reports.ts'
-import { classNames } from '../../lib/class-names.ts'
+import { classNames } from '../../../lib/class-names.ts'
 import { OutputBlock } from './output-block.tsx'
 import { inputString, toolOutputText } from './tool-output-text.ts'
 

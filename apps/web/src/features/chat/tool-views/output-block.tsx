@@ -1,4 +1,4 @@
-import { classNames } from '../../lib/class-names.ts'
+import { classNames } from '../../../lib/class-names.ts'
 
 /** Monospaced tool output, scrollable when long. */
 export function OutputBlock({ text, className }: { text: string; className?: string }) {

@@ -1,6 +1,6 @@
 import { diffLines } from '@sprout/protocol/tool-formats/line-diff.ts'
 import { Fragment, useMemo } from 'react'
-import { classNames } from '../../lib/class-names.ts'
+import { classNames } from '../../../lib/class-names.ts'
 import { OutputBlock } from './output-block.tsx'
 import { inputString, toolOutputText } from './tool-output-text.ts'
 
