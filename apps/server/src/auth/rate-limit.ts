@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
-import { AppError } from '../errors/app-error.ts'
+import { tooManyRequests } from '../errors/app-error.ts'
 
 type Window = { count: number; resetAt: number }
 
@@ -30,11 +30,9 @@ export function rateLimit(options: { max: number; windowSeconds: number; trustPr
     window.count += 1
     if (window.count > options.max) {
       const retryAfter = Math.max(1, Math.ceil((window.resetAt - now) / 1000))
-      throw new AppError(
-        429,
-        'rate_limited',
+      throw tooManyRequests(
         `Too many attempts. Please wait ${retryAfter} seconds and try again.`,
-        { 'Retry-After': String(retryAfter) },
+        retryAfter,
       )
     }
     await next()

@@ -2,7 +2,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../app-env.ts'
-import { AppError, badRequest } from '../errors/app-error.ts'
+import { badRequest, payloadTooLarge } from '../errors/app-error.ts'
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -14,9 +14,7 @@ export function limitRequestBody(maxBytes: number) {
   return bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new AppError(
-        413,
-        'bad_request',
+      throw payloadTooLarge(
         `Request body is too large: the limit is ${maxBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
       )
     },

@@ -7,7 +7,7 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
-import { AppError } from '../errors/app-error.ts'
+import { AppError, conflict } from '../errors/app-error.ts'
 import type { EventStore } from '../stream/event-store.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
@@ -81,9 +81,7 @@ export async function executeRun(
     // Right after a restart the box may still be opening: the run waits for it.
     const box = isBuilder ? await devboxes.whenReady(conversation.applicationId ?? '') : undefined
     if (isBuilder && !box) {
-      throw new AppError(
-        409,
-        'conflict',
+      throw conflict(
         'The dev box of this application is not ready yet. Wait for the preview, then retry.',
       )
     }

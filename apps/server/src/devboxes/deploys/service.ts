@@ -7,7 +7,7 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { and, eq } from 'drizzle-orm'
 import { type ApplicationContext, findApplicationRecord } from '../../applications/service.ts'
-import { AppError, conflict } from '../../errors/app-error.ts'
+import { conflict, unprocessable } from '../../errors/app-error.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 
 const buildTimeoutSeconds = 300
@@ -51,7 +51,7 @@ export async function deployApplication(context: DeployContext, applicationId: s
           finishedAt: new Date(),
         })
         .where(eq(deploys.id, deployId))
-      if (error instanceof DeployBuildError) throw new AppError(422, 'bad_request', message)
+      if (error instanceof DeployBuildError) throw unprocessable(message)
       throw error
     }
     await context.db.transaction(async (transaction) => {
