@@ -14,7 +14,12 @@ import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import { badRequest } from '../errors/app-error.ts'
 import type { Origins } from '../http/origins.ts'
-import { parseJsonBody, parseOptionalJsonObject, parseQuery } from '../http/parse-request.ts'
+import {
+  parseJsonBody,
+  parseOptionalJsonObject,
+  parseQuery,
+  parseValue,
+} from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
   type ChatContext,
@@ -120,15 +125,14 @@ export function conversationRoutes(options: {
 
   app.post('/api/demo/applications/:id/continue', async (context) => {
     const { conversationId, body } = await conversationCall(context)
-    const input = continueRequestSchema.safeParse(body)
-    if (!input.success) throw badRequest('Invalid field "model": must be a model id')
+    const input = parseValue(continueRequestSchema, body)
     const application = await applicationOf(context)
     const { conversation, runId } = await continueConversation(
       contextOf(context),
       builderScope(application),
       {
         conversationId,
-        model: input.data.model,
+        model: input.model,
         system: buildSystemPrompt({ appName: application.name }),
       },
     )

@@ -9,8 +9,7 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { badRequest } from '../errors/app-error.ts'
-import { parseJsonBody, parseOptionalJsonObject } from '../http/parse-request.ts'
+import { parseJsonBody, parseOptionalJsonBody } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
   type ChatContext,
@@ -49,18 +48,11 @@ export function explorationRoutes(options: {
   const idOf = (context: Context<AppEnv>) => context.req.param('id') ?? ''
 
   app.post('/api/explorations', async (context) => {
-    const input = createExplorationRequestSchema.safeParse(await parseOptionalJsonObject(context))
-    if (!input.success) {
-      throw badRequest(
-        input.error.issues
-          .map((issue) => `Invalid field "${issue.path.join('.')}": ${issue.message}`)
-          .join('; '),
-      )
-    }
+    const input = await parseOptionalJsonBody(context, createExplorationRequestSchema)
     const { conversation, runId } = await createExploration(contextOf(context), {
-      message: input.data.message,
-      model: input.data.model,
-      clientId: input.data.client_id,
+      message: input.message,
+      model: input.model,
+      clientId: input.client_id,
     })
     return context.json(
       { id: conversation.id, title: conversation.title, ...(runId ? { run_id: runId } : {}) },
@@ -90,27 +82,25 @@ export function explorationRoutes(options: {
   })
 
   app.post('/api/explorations/:id/continue', async (context) => {
-    const input = continueRequestSchema.safeParse(await parseOptionalJsonObject(context))
-    if (!input.success) throw badRequest('Invalid field "model": must be a model id')
+    const input = await parseOptionalJsonBody(context, continueRequestSchema)
     const chat = contextOf(context)
     const { conversation, runId } = await continueConversation(chat, explorationScope(chat), {
       conversationId: idOf(context),
-      model: input.data.model,
+      model: input.model,
       system: explorationSystemPrompt(),
     })
     return context.json({ id: conversation.id, run_id: runId })
   })
 
   app.post('/api/explorations/:id/listen', async (context) => {
-    const input = explorationListenRequestSchema.safeParse(await parseOptionalJsonObject(context))
-    if (!input.success) throw badRequest('Invalid field "last_event_id": must be a seq')
+    const input = await parseOptionalJsonBody(context, explorationListenRequestSchema)
     const chat = contextOf(context)
     const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))
     return sseResponse(context, {
       hub: runtime.hub,
       store: runtime.store,
       conversationId: conversation.id,
-      after: lastEventIdOf(context, input.data.last_event_id),
+      after: lastEventIdOf(context, input.last_event_id),
     })
   })
 

@@ -53,6 +53,24 @@ export async function parseOptionalJsonObject(context: Context): Promise<Record<
   return toStorableJson(body) as Record<string, unknown>
 }
 
+/** Checks a value already read (e.g. an optional body) against a schema, with the same 400s. */
+export function parseValue<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+): z.output<Schema> {
+  const result = schema.safeParse(value, { reportInput: true })
+  if (!result.success) throw badRequest(describeIssues(result.error.issues))
+  return result.data
+}
+
+/** An optional JSON object body (empty means `{}`) checked against a schema. */
+export async function parseOptionalJsonBody<Schema extends z.ZodType>(
+  context: Context,
+  schema: Schema,
+): Promise<z.output<Schema>> {
+  return parseValue(schema, await parseOptionalJsonObject(context))
+}
+
 /** Checks query parameters against a schema; a 400 names the malformed parameter. */
 export function parseQuery<Schema extends z.ZodType>(
   context: Context,

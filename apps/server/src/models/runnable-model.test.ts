@@ -48,4 +48,18 @@ describe('a model that cannot run here', { timeout: 60_000 }, () => {
       }
     })
   }
+
+  it('answers a malformed model with the same 400 on both chats', async () => {
+    const someId = crypto.randomUUID()
+    const answers = await Promise.all([
+      post(`/api/demo/applications/${applicationId}/continue?conversation_id=${someId}`, {
+        model: 42,
+      }),
+      post(`/api/explorations/${someId}/continue`, { model: 42 }),
+    ])
+    const bodies = await Promise.all(answers.map((answer) => answer.json()))
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400])
+    expect(bodies[0]).toEqual(bodies[1])
+    expect(bodies[0]).toMatchObject({ error: expect.stringMatching(/^Invalid field "model"/) })
+  })
 })
