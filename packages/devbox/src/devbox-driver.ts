@@ -3,7 +3,11 @@
  * (docs/architecture/devbox.md).
  */
 
-export type PackType = 'vite-react'
+/**
+ * `fullstack`: the React client with a Hono server under `server/` and an embedded database, the
+ * starter of new apps; `vite-react`: the client alone, the starter of apps made before it.
+ */
+export type PackType = 'fullstack' | 'vite-react'
 
 export type ExecOptions = {
   /** Seconds; the whole process tree is killed when it runs out. */
@@ -61,6 +65,8 @@ export type Devbox = {
   packType: PackType
   /** Absolute path of the workspace folder (a git repository). */
   workspacePath: string
+  /** Absolute path of the app's preview data folder (its database), outside the workspace. */
+  dataPath?: string
   files: WorkspaceFiles
   exec: (command: string, options: ExecOptions) => Promise<ExecResult>
   devServer: {

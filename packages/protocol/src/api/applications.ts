@@ -42,7 +42,7 @@ export const devboxTokenResponseSchema = z.object({ token: z.string() })
 
 export const deployResponseSchema = z.object({ success: z.literal(true), prod_url: z.string() })
 
-export const packTypeSchema = z.enum(['vite-react'])
+export const packTypeSchema = z.enum(['fullstack', 'vite-react'])
 export const poolCycleRequestSchema = z.object({ pack_type: packTypeSchema })
 
 /** The limits each dev box gets, and what enforces each part of its confinement on this server. */

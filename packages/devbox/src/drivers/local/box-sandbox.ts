@@ -19,6 +19,8 @@ const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
  * DATA_DIR.
  */
 export const workspaceInside = '/home/sprout/app'
+/** Where the app's data folder (its database) appears inside the sandbox, outside the source tree. */
+export const dataInside = '/home/sprout/data'
 const keeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
 const maxTmpBytes = 256 * 1024 * 1024
 
@@ -33,7 +35,7 @@ export type BoxSandbox = {
   prepare: () => Promise<void>
   /** The argv that runs `script` with bash as a login shell inside the box. */
   commandFor: (input: { cwd: string; script: string; path: string }) => string[]
-  /** Variables every process of the box gets (the egress proxy). */
+  /** Variables every process of the box gets (the egress proxy, DATABASE_URL). */
   environment: Record<string, string>
   /** How the server reaches the dev server listening on `port` inside the box. */
   devServerTarget: (port: number) => DevServerTarget
@@ -47,6 +49,11 @@ export type BoxSandbox = {
 export function createBoxSandbox(input: {
   boxId: string
   workspacePath: string
+  /**
+   * The app's data folder (its embedded database): writable by the box but outside the
+   * workspace, so checkpoints and deploys never copy it. DATABASE_URL points into it.
+   */
+  dataPath?: string
   tools: SandboxTools
   limits: BoxLimits
   mountArguments: string[]
@@ -87,6 +94,9 @@ export function createBoxSandbox(input: {
     }
     return lines.join('\n')
   }
+
+  const databaseUrl = (dataPath: string) =>
+    `file:${path.posix.join(tools.bubblewrapPath ? dataInside : dataPath, 'app.db')}`
 
   const insidePath = (hostPath: string) =>
     tools.bubblewrapPath
@@ -133,6 +143,7 @@ export function createBoxSandbox(input: {
       '--bind',
       workspacePath,
       workspaceInside,
+      ...(input.dataPath ? ['--bind', input.dataPath, dataInside] : []),
       '--chdir',
       insidePath(cwd),
       '--unshare-pid',
@@ -174,19 +185,10 @@ export function createBoxSandbox(input: {
       await preparing
     },
     commandFor,
-    environment: confinedNetwork
-      ? {
-          HTTP_PROXY: proxyUrl,
-          HTTPS_PROXY: proxyUrl,
-          http_proxy: proxyUrl,
-          https_proxy: proxyUrl,
-          NO_PROXY: 'localhost,127.0.0.1,::1',
-          no_proxy: 'localhost,127.0.0.1,::1',
-          NODE_USE_ENV_PROXY: '1',
-          npm_config_proxy: proxyUrl,
-          npm_config_https_proxy: proxyUrl,
-        }
-      : {},
+    environment: {
+      ...(input.dataPath ? { DATABASE_URL: databaseUrl(input.dataPath) } : {}),
+      ...(confinedNetwork ? proxyEnvironment : {}),
+    },
     devServerTarget: (port) =>
       confinedNetwork && network
         ? { socketPath: network.devSocketPath }
@@ -202,6 +204,18 @@ export function createBoxSandbox(input: {
       await rm(boxRunDirectory, { recursive: true, force: true })
     },
   }
+}
+
+const proxyEnvironment = {
+  HTTP_PROXY: proxyUrl,
+  HTTPS_PROXY: proxyUrl,
+  http_proxy: proxyUrl,
+  https_proxy: proxyUrl,
+  NO_PROXY: 'localhost,127.0.0.1,::1',
+  no_proxy: 'localhost,127.0.0.1,::1',
+  NODE_USE_ENV_PROXY: '1',
+  npm_config_proxy: proxyUrl,
+  npm_config_https_proxy: proxyUrl,
 }
 
 function processesOfCurrentUser(): number {

@@ -69,8 +69,10 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const logger = options.logger ?? silentLogger
   const rootDir = path.resolve(options.rootDir)
   const workspacesDir = path.join(rootDir, 'workspaces')
+  const appDataDir = path.join(rootDir, 'data')
   // Made before the sandbox is set up: only existing folders can be hidden from app code.
   mkdirSync(workspacesDir, { recursive: true })
+  mkdirSync(appDataDir, { recursive: true })
   const sandbox = createSandbox({
     mode: options.sandbox ?? 'auto',
     hiddenPaths: [rootDir, ...(options.hiddenPaths ?? [])],
@@ -107,8 +109,14 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
   const attach = async (id: string, packType: PackType): Promise<AttachedBox> => {
     const workspacePath = await realpath(workspacePathOf(id))
-    const boxSandbox = sandbox.forBox({ boxId: id, workspacePath })
-    if (boxSandbox.owner) await ensureOwner(workspacePath, boxSandbox.owner)
+    // The preview's database lives here, outside the workspace (docs/architecture/devbox.md).
+    const dataPath = path.join(appDataDir, id)
+    await mkdir(dataPath, { recursive: true, mode: 0o700 })
+    const boxSandbox = sandbox.forBox({ boxId: id, workspacePath, dataPath })
+    if (boxSandbox.owner) {
+      await ensureOwner(workspacePath, boxSandbox.owner)
+      await ensureOwner(dataPath, boxSandbox.owner)
+    }
     const stopAll = new AbortController()
     const exec = createBoxExec({
       workspacePath,
@@ -121,6 +129,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       id,
       packType,
       workspacePath,
+      dataPath,
       files: {
         ...files,
         write: async (relativePath, content) => {
@@ -156,6 +165,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     const workspacePath = workspacePathOf(id)
     await detach(id)
     await rm(workspacePath, { recursive: true, force: true, maxRetries: 3 })
+    await rm(path.join(appDataDir, id), { recursive: true, force: true, maxRetries: 3 })
   }
 
   return {

@@ -33,7 +33,7 @@ export type Sandbox = {
   enforcement: Enforcement
   limits: BoxLimits
   /** The confinement of one box: its namespace, cgroups, egress door and command line. */
-  forBox: (input: { boxId: string; workspacePath: string }) => BoxSandbox
+  forBox: (input: { boxId: string; workspacePath: string; dataPath?: string }) => BoxSandbox
 }
 
 /** The tools a full sandbox is built from, found once at start. */
@@ -153,8 +153,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     enabled: bubblewrap !== undefined,
     enforcement,
     limits,
-    forBox: ({ boxId, workspacePath }) =>
-      createBoxSandbox({ boxId, workspacePath, tools, limits, mountArguments, logger }),
+    forBox: ({ boxId, workspacePath, dataPath }) =>
+      createBoxSandbox({ boxId, workspacePath, dataPath, tools, limits, mountArguments, logger }),
   }
 }
 
