@@ -125,7 +125,7 @@ async function previewCookie(bench: BenchServer, token: string, previewUrl: stri
 async function waitForPool(bench: BenchServer) {
   for (let attempt = 0; attempt < 600; attempt++) {
     const stats = bench.server.devboxes.pool.stats()
-    if ((stats.packs['vite-react']?.ready ?? 0) >= 1) return
+    if ((stats.packs.fullstack?.ready ?? 0) >= 1) return
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   throw new Error('the pool never filled')

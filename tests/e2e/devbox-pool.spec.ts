@@ -20,9 +20,9 @@ test('the admin sees the pool figures and cycling asks for confirmation', async 
   await expect(pool.failed).toHaveText(/^\d+$/)
   await expect(page.getByRole('columnheader', { name: 'Ready/Target' })).toBeVisible()
   // The test server keeps one ready box per pack type (DEVBOX_POOL_TARGET=1).
-  await expect(pool.readyOverTarget('vite-react')).toHaveText(/^[01]\/1$/)
+  await expect(pool.readyOverTarget('fullstack')).toHaveText(/^[01]\/1$/)
 
-  await pool.cycleButton('vite-react').click()
+  await pool.cycleButton('fullstack').click()
   await expect(pool.confirmDialog).toContainText(
     'All ready devboxes will be deleted and recreated.',
   )
@@ -32,12 +32,12 @@ test('the admin sees the pool figures and cycling asks for confirmation', async 
   const cycled = page.waitForResponse(
     (response) => response.url().endsWith('/api/admin/pool/cycle') && response.ok(),
   )
-  await pool.cycleButton('vite-react').click()
+  await pool.cycleButton('fullstack').click()
   await pool.confirmDialog.getByRole('button', { name: 'Cycle Pool' }).click()
   const response = await cycled
-  expect(response.request().postDataJSON()).toEqual({ pack_type: 'vite-react' })
+  expect(response.request().postDataJSON()).toEqual({ pack_type: 'fullstack' })
   await expect(pool.confirmDialog).toBeHidden()
-  await expect(pool.readyOverTarget('vite-react')).toHaveText(/^[01]\/1$/)
+  await expect(pool.readyOverTarget('fullstack')).toHaveText(/^[01]\/1$/)
 })
 
 test('the admin sees the limits of each devbox and what enforces them', async ({ page }) => {
@@ -59,7 +59,7 @@ test("a failed cycle says 'Failed to cycle pool:' and the reason", async ({ page
     route.fulfill({ status: 409, json: { error: 'The pool is shutting down' } }),
   )
   const alerts = collectAlerts(page)
-  await pool.cycleButton('vite-react').click()
+  await pool.cycleButton('fullstack').click()
   await pool.confirmDialog.getByRole('button', { name: 'Cycle Pool' }).click()
   await expect.poll(() => alerts).toEqual(['Failed to cycle pool: The pool is shutting down'])
   await expect(pool.confirmDialog).toBeHidden()

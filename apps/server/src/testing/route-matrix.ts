@@ -177,7 +177,7 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
   'POST /api/admin/pool/cycle': {
-    request: () => ({ path: '/api/admin/pool/cycle', init: json({ pack_type: 'vite-react' }) }),
+    request: () => ({ path: '/api/admin/pool/cycle', init: json({ pack_type: 'fullstack' }) }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
   'GET /api/demo/applications/:id/conversations': {

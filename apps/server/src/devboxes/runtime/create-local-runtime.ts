@@ -40,7 +40,8 @@ export function createLocalDevboxRuntime(
   })
   const pool = createDevboxPool({
     driver,
-    targets: { 'vite-react': config.devbox.poolTarget },
+    // New apps start from the fullstack starter; old vite-react boxes still open by their recorded pack type.
+    targets: { fullstack: config.devbox.poolTarget },
     logger,
     persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
   })

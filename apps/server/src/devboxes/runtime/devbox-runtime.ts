@@ -140,7 +140,7 @@ export function createDevboxRuntime(options: {
     confinement: options.confinement,
 
     /** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
-    attach: async (applicationId: string, packType: PackType = 'vite-react') => {
+    attach: async (applicationId: string, packType: PackType = 'fullstack') => {
       const claimed = await pool.claim(packType)
       const id = claimed?.id ?? randomUUID()
       await db.insert(devboxes).values({
