@@ -19,3 +19,21 @@ test('the system prompt carries the working rules of the vite-react template', (
     expect(prompt).toContain(rule)
   }
 })
+
+test('apps of the full-stack starter learn both sides; client-only apps learn of none', () => {
+  const fullStack = buildSystemPrompt({ appName: 'Guests' })
+  for (const rule of [
+    "fetch('/api/...')",
+    'GET /api/health',
+    'server/migrations/NNN_name.sql',
+    'DATABASE_URL',
+    'Secrets, API keys and tokens are used only on the server',
+    'server_logs',
+  ]) {
+    expect(fullStack).toContain(rule)
+  }
+  const clientOnly = buildSystemPrompt({ appName: 'Guests', backEnd: false })
+  expect(clientOnly).toContain('This app has no server side')
+  expect(clientOnly).not.toContain('server_logs')
+  expect(clientOnly).not.toContain('DATABASE_URL')
+})

@@ -1,5 +1,6 @@
 import { buildSystemPrompt } from '@sprout/agent/system-prompt.ts'
 import type { Database } from '@sprout/db/database.ts'
+import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import {
   cancelStagedQuerySchema,
   continueRequestSchema,
@@ -32,6 +33,10 @@ import {
   stageMessage,
 } from '../runs/service.ts'
 import { builderScope, listConversations } from './service.ts'
+
+/** Apps of the client-only starter (made before the full-stack one) get no server side. */
+const builderSystemPrompt = (appName: string) => (box: Devbox | undefined) =>
+  buildSystemPrompt({ appName, backEnd: box?.packType !== 'vite-react' })
 
 /**
  * The builder chat (docs/product/api.md), under /api/demo/applications/{id}/…; listen is in
@@ -85,7 +90,7 @@ export function conversationRoutes(options: {
         model: input.model,
         conversationId: input.conversation_id,
         clientId: input.client_id,
-        system: buildSystemPrompt({ appName: application.name }),
+        system: builderSystemPrompt(application.name),
       },
     )
     return context.json(presentSentMessage(conversation, runId))
@@ -133,7 +138,7 @@ export function conversationRoutes(options: {
       {
         conversationId,
         model: input.model,
-        system: buildSystemPrompt({ appName: application.name }),
+        system: builderSystemPrompt(application.name),
       },
     )
     return context.json({ conversation_id: conversation.id, run_id: runId })

@@ -2,6 +2,7 @@ import type { AgentChunk } from '@sprout/agent/agent-chunk.ts'
 import type { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { runAgent } from '@sprout/agent/run-agent.ts'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
@@ -16,11 +17,14 @@ import { takeStagedMessages } from './staged-messages.ts'
 
 export const OPENING_FAILED_MESSAGE = 'The run could not start.'
 
+/** A text, or one that depends on the app's dev box (its pack type), known once the box is open. */
+export type SystemPrompt = string | ((box: Devbox | undefined) => string)
+
 export type StartRunInput = {
   conversation: ConversationRecord
   model: string
   /** The system prompt: the builder's or the exploration's, chosen by the caller. */
-  system: string
+  system: SystemPrompt
   /** A new user message; without it the run continues the stored history (retry). */
   userMessage?: { text: string; clientId: string | undefined }
 }
@@ -89,7 +93,7 @@ export async function executeRun(
       model,
       modelId: input.model,
       contextWindow: input.contextWindow,
-      system: input.system,
+      system: typeof input.system === 'string' ? input.system : input.system(box),
       messages: history,
       ...(box ? { toolContext: { devbox: box, webSearch: environment.config.webSearch } } : {}),
       abortSignal: run.controller.signal,

@@ -14,6 +14,7 @@ import {
   titleFromMessage,
 } from './conversation-records.ts'
 import type { ConversationRuntime } from './conversation-runtime.ts'
+import type { SystemPrompt } from './execute-run.ts'
 import {
   cancelStagedMessage as cancelStaged,
   stageMessage as stageWithRun,
@@ -59,7 +60,7 @@ export async function sendMessage(
     conversationId: string | undefined
     clientId: string | undefined
     /** The builder's or the exploration's system prompt. */
-    system: string
+    system: SystemPrompt
   },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
   requireRunnableModel(context.runtime.config, input.model)
@@ -133,7 +134,7 @@ export async function interruptConversation(
 export async function continueConversation(
   context: ChatContext,
   scope: ConversationScope,
-  input: { conversationId: string; model: string | undefined; system: string },
+  input: { conversationId: string; model: string | undefined; system: SystemPrompt },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
   const conversation = await findConversationRecord(context.db, scope, input.conversationId)
   const history = await loadHistory(context.db, conversation.id)

@@ -1,5 +1,13 @@
 import { planDemoApp, renderDemoApp } from './demo-app.ts'
 import type { DemoConversation } from './demo-conversation.ts'
+import {
+  guestBookClient,
+  guestBookClientPath,
+  guestBookMigration,
+  guestBookMigrationPath,
+  guestBookServer,
+  guestBookServerPath,
+} from './demo-guest-book.ts'
 
 export type DemoToolCall = { toolName: string; input: Record<string, unknown> }
 
@@ -9,7 +17,8 @@ export type DemoStep = { reasoning?: string; text?: string; toolCalls: DemoToolC
 export const DEMO_HELP_TEXT =
   'I am the **Demo model**: a scripted stand-in with no AI behind it, so I cannot understand ' +
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
-  'with ingredients and ratings"), roll dice ("roll 2d6"), tell the time ("what time is it") ' +
+  'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
+  'guest book"), roll dice ("roll 2d6"), tell the time ("what time is it") ' +
   'or add a random number ("add a random number to 5").\n\n' +
   'To work with a real model, set ANTHROPIC_API_KEY, OPENAI_API_KEY or XAI_API_KEY (or ' +
   'OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODELS for a local server such as Ollama), ' +
@@ -22,6 +31,7 @@ type Intent =
   | { kind: 'dice'; count: number; sides: number }
   | { kind: 'time' }
   | { kind: 'add-random'; num: number }
+  | { kind: 'guest-book' }
   | { kind: 'build' }
   | { kind: 'other' }
 
@@ -37,6 +47,7 @@ export function detectDemoIntent(userText: string): Intent {
   }
   const addRandom = /\badd (?:a )?random (?:number|integer) to (-?\d+(?:\.\d+)?)/.exec(text)
   if (addRandom) return { kind: 'add-random', num: Number(addRandom[1]) }
+  if (/\bguest\s?book\b/.test(text)) return { kind: 'guest-book' }
   if (buildWords.test(text)) return { kind: 'build' }
   return { kind: 'other' }
 }
@@ -49,6 +60,36 @@ function toolReply(conversation: DemoConversation, call: DemoToolCall, lead: str
   }
   return { text: `${outcome.text}.`.replace(/\.\.$/, '.'), toolCalls: [] }
 }
+
+/**
+ * The step of a fixed script that comes next: one step per tool result so far, then `done`; the
+ * first failed tool ends it with its error, since a script cannot work around one.
+ */
+function nextScriptStep(
+  script: DemoStep[],
+  conversation: DemoConversation,
+  tools: Set<string>,
+  done: string,
+): DemoStep {
+  const failed = conversation.outcomes.find((outcome) => outcome.isError)
+  if (failed) {
+    return {
+      text:
+        `The ${failed.toolName} step failed: ${failed.text}\n\n` +
+        'As a scripted demo I cannot work around that. Configure a real model to keep going.',
+      toolCalls: [],
+    }
+  }
+  // Steps whose tools this run does not offer (e.g. server_logs) are skipped.
+  const remaining = script
+    .filter((step) => step.toolCalls.every((call) => tools.has(call.toolName)))
+    .slice(conversation.outcomes.length)
+  return remaining[0] ?? { text: done, toolCalls: [] }
+}
+
+const realModelHint =
+  'This was the scripted Demo model. To keep building with real AI, configure a model ' +
+  'provider (for example set ANTHROPIC_API_KEY) and pick it in the model selector.'
 
 function buildSteps(conversation: DemoConversation, tools: Set<string>): DemoStep {
   const plan = planDemoApp(conversation.userText)
@@ -87,25 +128,62 @@ function buildSteps(conversation: DemoConversation, tools: Set<string>): DemoSte
     },
     { toolCalls: [{ toolName: 'todos', input: tasks(true, true) }] },
   ]
-  const failed = conversation.outcomes.find((outcome) => outcome.isError)
-  if (failed) {
-    return {
-      text:
-        `The ${failed.toolName} step failed: ${failed.text}\n\n` +
-        'As a scripted demo I cannot work around that. Configure a real model to keep going.',
-      toolCalls: [],
-    }
-  }
-  const next = script[conversation.outcomes.length]
-  if (next?.toolCalls.every((call) => tools.has(call.toolName))) return next
-  return {
-    text:
-      `Done! **${plan.title}** is in \`src/App.tsx\`, with sections for ${featureList} and a ` +
-      'small list you can add items to. The preview reloads on its own.\n\n' +
-      'This was the scripted Demo model. To keep building with real AI, configure a model ' +
-      'provider (for example set ANTHROPIC_API_KEY) and pick it in the model selector.',
-    toolCalls: [],
-  }
+  return nextScriptStep(
+    script,
+    conversation,
+    tools,
+    `Done! **${plan.title}** is in \`src/App.tsx\`, with sections for ${featureList} and a ` +
+      `small list you can add items to. The preview reloads on its own.\n\n${realModelHint}`,
+  )
+}
+
+/** The guest book: a table, server routes at /api/entries and a page that calls them. */
+function guestBookSteps(): DemoStep[] {
+  const tasks = (done: number) => ({
+    title: 'Guest Book',
+    tasks: [
+      'Add a table for the entries (a migration)',
+      'Write the server routes GET and POST /api/entries',
+      'Write the page that lists entries and signs the book',
+      'Check the server log for errors',
+    ].map((title, index) => ({
+      id: String(index + 1),
+      status: index < done ? 'complete' : 'incomplete',
+      title,
+    })),
+  })
+  const write = (path: string, content: string) => ({
+    toolName: 'write_file',
+    input: { path, content },
+  })
+  return [
+    {
+      reasoning:
+        'A guest book needs data that outlives the page: a table in the app database, a server ' +
+        'route to list entries and one to add an entry, and a page that calls them at /api.',
+      text: "I'll build a **Guest Book** with its own server routes and database. The plan:",
+      toolCalls: [{ toolName: 'todos', input: tasks(0) }],
+    },
+    {
+      text: 'First the table, as a new migration.',
+      toolCalls: [write(guestBookMigrationPath, guestBookMigration)],
+    },
+    {
+      text: 'Now the server routes.',
+      toolCalls: [write(guestBookServerPath, guestBookServer)],
+    },
+    { toolCalls: [{ toolName: 'todos', input: tasks(2) }] },
+    {
+      text: 'And the page that calls them.',
+      toolCalls: [write(guestBookClientPath, guestBookClient)],
+    },
+    { toolCalls: [{ toolName: 'todos', input: tasks(3) }] },
+    {
+      text: "Let me check the server's log for errors.",
+      toolCalls: [{ toolName: 'server_logs', input: { lines: 20 } }],
+    },
+    { toolCalls: [{ toolName: 'todos', input: tasks(4) }] },
+  ]
 }
 
 /** Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. */
@@ -129,6 +207,17 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
         conversation,
         { toolName: 'add_random', input: { num: intent.num } },
         `Adding a random number to ${intent.num}.`,
+      )
+    case 'guest-book':
+      if (!tools.has('write_file')) break
+      return nextScriptStep(
+        guestBookSteps(),
+        conversation,
+        tools,
+        'Done! The **Guest Book** keeps its entries in the app database: `server/app.ts` ' +
+          'answers `GET` and `POST /api/entries`, and `src/App.tsx` lists the entries and signs ' +
+          'the book. Try it in the preview; a deploy gets its own, empty database.\n\n' +
+          realModelHint,
       )
     case 'build':
       if (!tools.has('write_file')) break
