@@ -1,7 +1,8 @@
 import os from 'node:os'
 import { defineConfig, type ReporterDescription } from '@playwright/test'
 
-const port = 3100
+// E2E_PORT lets a second run (e.g. a CI rehearsal in another clone) share the machine.
+const port = Number(process.env.E2E_PORT) || 3100
 const baseURL = `http://localhost:${port}`
 
 // One fresh data directory per run. The config is also loaded by each worker; they inherit the

@@ -1,0 +1,86 @@
+import { expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { BuilderPage } from './pages/builder-page.ts'
+import { ChatPanel } from './pages/chat-panel.ts'
+import { HomePage } from './pages/home-page.ts'
+import { SignUpPage } from './pages/sign-up-page.ts'
+import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
+import { ownServer } from './support/own-server.ts'
+import { newUser } from './support/users.ts'
+
+// An app with a back end, end to end (docs/architecture/devbox.md "App back ends"): the Demo
+// model's guest book keeps its entries in the app database, the preview and production each in
+// their own, and both survive a restart of Sprout. This test restarts its own server.
+const server = ownServer(3107)
+test.use({ baseURL: server.baseURL })
+test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 360_000 })
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  await server.start()
+})
+test.afterAll(() => server.stop())
+
+const agentWork = { timeout: 60_000 }
+
+/** Signs the guest book on the page (or frame) showing it and waits for the entry to be listed. */
+async function sign(scope: Page | FrameLocator, name: string, text: string) {
+  await scope.getByLabel('Name').fill(name)
+  await scope.getByLabel('Message').fill(text)
+  await scope.getByRole('button', { name: 'Sign the guest book' }).click()
+  await expect(scope.getByRole('region', { name: 'Entries' }).getByText(text)).toBeVisible()
+}
+
+test('the Demo model builds a guest book whose entries live in the preview and in production, across a restart', async ({
+  page,
+}) => {
+  // The first account of this server is its admin, who may deploy.
+  await new SignUpPage(page).goto()
+  await new SignUpPage(page).signUp(newUser('Host'))
+  const home = new HomePage(page)
+  await home.heading.waitFor()
+  await home.openCreateDialog()
+  await home.createDialog.fill({ name: 'Guests', description: 'Build a guest book' })
+  await home.createDialog.createButton.click()
+  await page.waitForURL(/\/applications\/[^/]+\/edit$/, { timeout: DEVBOX_READY_TIMEOUT + 30_000 })
+  const editorUrl = page.url()
+
+  const chat = new ChatPanel(page)
+  await expect(chat.agentMessages.last()).toContainText(
+    'The Guest Book keeps its entries in the app database',
+    agentWork,
+  )
+  await expect(chat.interruptButton).toHaveCount(0, agentWork)
+  await expect(chat.toolCall('Write: server/app.ts')).toBeVisible()
+
+  // The preview: the page calls its own server routes, which keep the entry in the database.
+  const builder = new BuilderPage(page)
+  await builder.refreshButton.click()
+  await builder.interactCover.click()
+  await expect(builder.frame.getByText('No entries yet. Be the first to sign!')).toBeVisible(
+    agentWork,
+  )
+  await sign(builder.frame, 'Ada', 'Hello from the preview')
+
+  // Production has a database of its own: empty at first, then the entry added there.
+  await builder.deployButton.click()
+  await expect(builder.deployNotice).toContainText('Deployment initiated successfully!', {
+    timeout: 180_000,
+  })
+  const liveUrl = (await builder.liveLink.getAttribute('href')) ?? ''
+  const live = await page.context().newPage()
+  await live.goto(liveUrl)
+  await expect(live.getByText('No entries yet. Be the first to sign!')).toBeVisible()
+  await sign(live, 'Grace', 'Hello from production')
+  await expect(live.getByText('Hello from the preview')).toHaveCount(0)
+
+  // After a restart the production server starts on the first request, with its data.
+  await server.stop()
+  await server.start()
+  await live.reload()
+  await expect(live.getByText('Hello from production')).toBeVisible(agentWork)
+  await expect(live.getByText('Hello from the preview')).toHaveCount(0)
+
+  // And the preview still lists its own entry.
+  await page.goto(editorUrl)
+  await builder.interactCover.click()
+  await expect(builder.frame.getByText('Hello from the preview')).toBeVisible(agentWork)
+})

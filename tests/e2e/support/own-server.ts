@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import { expect } from '@playwright/test'
+
+/**
+ * A Sprout server of a test's own, on its own port and data folder, which the test may stop and
+ * start again (a restart keeps DATA_DIR). The shared web server of playwright.config.ts cannot
+ * be restarted mid-run; this one runs the same `npm start` with the same settings.
+ */
+export function ownServer(port: number) {
+  const dataDir = path.resolve(`.tmp/e2e-own-${port}-${Date.now()}-${process.pid}`)
+  const baseURL = `http://localhost:${port}`
+  let child: ChildProcess | undefined
+  let output = ''
+
+  const start = async () => {
+    output = ''
+    child = spawn('npm', ['start'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        // The shared web server built the web app already.
+        SPROUT_SKIP_BUILD: '1',
+        AUTH_RATE_LIMIT: '1000/60',
+        DEVBOX_POOL_TARGET: '1',
+        DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
+        ANTHROPIC_API_KEY: '',
+        OPENAI_API_KEY: '',
+        XAI_API_KEY: '',
+        OPENAI_COMPATIBLE_BASE_URL: '',
+        ADMIN_EMAILS: '',
+      },
+    })
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding('utf8').on('data', (text: string) => {
+        output = (output + text).slice(-8000)
+      })
+    }
+    await expect
+      .poll(
+        async () => {
+          if (child?.exitCode !== null) throw new Error(`Sprout exited while starting:\n${output}`)
+          return fetch(`${baseURL}/healthz`).then(
+            (response) => response.ok,
+            () => false,
+          )
+        },
+        { timeout: 90_000, intervals: [250] },
+      )
+      .toBe(true)
+  }
+
+  const stop = async () => {
+    const running = child
+    child = undefined
+    if (!running?.pid || running.exitCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    process.kill(-running.pid, 'SIGTERM')
+    await exited
+  }
+
+  return { baseURL, dataDir, start, stop, output: () => output }
+}
