@@ -8,6 +8,7 @@ import { devboxes } from './schema/devboxes.ts'
 import { messages } from './schema/messages.ts'
 import { runs } from './schema/runs.ts'
 import { stagedMessages } from './schema/staged-messages.ts'
+import { vaultSecrets } from './schema/vault-secrets.ts'
 
 /** Every table Drizzle knows; product tables are added here, one file per entity in schema/. */
 export const schema = {
@@ -21,4 +22,5 @@ export const schema = {
   conversationEvents,
   runs,
   stagedMessages,
+  vaultSecrets,
 }
