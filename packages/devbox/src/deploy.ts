@@ -1,6 +1,8 @@
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { type AppServerInstance, AppServerStartError } from './app-servers/app-server-instance.ts'
+import { isFullStackDeploy } from './app-servers/full-stack-deploy.ts'
 import { copyBuildOutput } from './copy-build-output.ts'
 import { createDeployId, deployIdPattern, isValidAppId } from './deploy-id.ts'
 import type { Devbox } from './devbox-driver.ts'
@@ -27,10 +29,18 @@ export class DeployBuildError extends Error {
   }
 }
 
+/** What a deploy needs of the production servers (app-servers/app-server-manager.ts). */
+export type DeployAppServers = {
+  startCandidate: (appId: string, deployId: string) => Promise<AppServerInstance>
+  switchTo: (appId: string, instance: AppServerInstance | undefined) => Promise<void>
+}
+
 /**
  * Runs `npm run build` in the box, copies `dist/` to `{deploysDir}/{appId}/{deployId}` and then
  * switches the `current` link by renaming a new link over it, so requests see either the whole
- * previous deploy or the whole new one. A failed build leaves `current` untouched.
+ * previous deploy or the whole new one. A failed build leaves `current` untouched. A build with
+ * a server (`server/index.js`) has its server started and answering its health route before
+ * the switch; one that does not start leaves the old deploy and its server serving.
  */
 export async function buildDeploy(input: {
   box: Devbox
@@ -41,6 +51,8 @@ export async function buildDeploy(input: {
   onOutput?: (chunk: string) => void
   /** Older deploy folders kept besides the current one. */
   keep?: number
+  /** Starts and switches production servers; without it a server in the build is not run. */
+  appServers?: DeployAppServers
 }): Promise<DeployResult> {
   if (!isValidAppId(input.appId)) throw new Error(`Invalid app id ${JSON.stringify(input.appId)}`)
   const startedAt = Date.now()
@@ -81,11 +93,34 @@ export async function buildDeploy(input: {
     await rm(staging, { recursive: true, force: true })
     throw error
   }
+  const server = input.appServers
+    ? await startServer(input.appServers, input.appId, deployId, directory)
+    : undefined
   const newLink = path.join(appDirectory, `.current-${deployId}`)
   await symlink(deployId, newLink)
   await rename(newLink, path.join(appDirectory, 'current'))
+  await input.appServers?.switchTo(input.appId, server)
   await pruneDeploys(appDirectory, deployId, input.keep ?? defaultKeptDeploys)
   return { deployId, directory, output: build.output, durationMs: Date.now() - startedAt }
+}
+
+/** The new deploy's server, answering its health route; undefined for a static build. */
+async function startServer(
+  appServers: DeployAppServers,
+  appId: string,
+  deployId: string,
+  directory: string,
+): Promise<AppServerInstance | undefined> {
+  if (!(await isFullStackDeploy(directory))) return undefined
+  try {
+    return await appServers.startCandidate(appId, deployId)
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true })
+    if (error instanceof AppServerStartError) {
+      throw new DeployBuildError(`The server did not start: ${error.message}`, error.output)
+    }
+    throw error
+  }
 }
 
 /** The deploy id `current` points at, if any. */

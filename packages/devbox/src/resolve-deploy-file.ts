@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises'
 import path from 'node:path'
+import { clientFolder, isFullStackDeploy } from './app-servers/full-stack-deploy.ts'
 import { currentDeployId } from './deploy.ts'
 import { isInside } from './drivers/local/sandbox.ts'
 
@@ -7,7 +8,8 @@ import { isInside } from './drivers/local/sandbox.ts'
  * Maps a request path to a file of the app's current deploy, or undefined (404). A folder gives
  * its index.html; a missing path without a file extension gives the root index.html, so
  * client-side routes work; a missing asset (`/assets/x.js`) stays a 404. Traversal, encoded
- * separators, NUL bytes and symbolic links never resolve.
+ * separators, NUL bytes and symbolic links never resolve. A deploy with a server is served from
+ * its `client/` folder, so its `server/` files are never reachable.
  */
 export async function resolveDeployFile(
   deploysDir: string,
@@ -16,7 +18,10 @@ export async function resolveDeployFile(
 ): Promise<string | undefined> {
   const deployId = await currentDeployId(deploysDir, appId)
   if (!deployId) return undefined
-  const base = path.join(deploysDir, appId, deployId)
+  const deployDirectory = path.join(deploysDir, appId, deployId)
+  const base = (await isFullStackDeploy(deployDirectory))
+    ? path.join(deployDirectory, clientFolder)
+    : deployDirectory
   const segments = toSegments(urlPath)
   if (!segments) return undefined
 

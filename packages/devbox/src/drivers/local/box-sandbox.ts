@@ -54,6 +54,8 @@ export function createBoxSandbox(input: {
    * workspace, so checkpoints and deploys never copy it. DATABASE_URL points into it.
    */
   dataPath?: string
+  /** Mounts the workspace read-only: a production server may not change its own deploy. */
+  readOnlyWorkspace?: boolean
   tools: SandboxTools
   limits: BoxLimits
   mountArguments: string[]
@@ -140,7 +142,7 @@ export function createBoxSandbox(input: {
       '0755',
       '--dir',
       path.posix.dirname(workspaceInside),
-      '--bind',
+      input.readOnlyWorkspace ? '--ro-bind' : '--bind',
       workspacePath,
       workspaceInside,
       ...(input.dataPath ? ['--bind', input.dataPath, dataInside] : []),

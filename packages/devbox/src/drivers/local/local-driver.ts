@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
 import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import type { AppServerInstance, StartAppServer } from '../../app-servers/app-server-instance.ts'
 import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
 import type { EgressPolicy } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
+import { startAppServerProcess } from './app-server-process.ts'
 import type { BoxLimits } from './box-cgroup.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { createBoxExec } from './box-exec.ts'
@@ -56,6 +59,12 @@ export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
   /** What confines boxes on this machine, and the limits each box gets. */
   enforcement: Enforcement
   limits: BoxLimits
+  /**
+   * Starts a production server of a deploy in a sandbox of its own, confined like a dev box
+   * (docs/architecture/devbox.md, "Production servers"); resolves once it answers its health
+   * route, throws AppServerStartError otherwise.
+   */
+  startAppServer: StartAppServer
 }
 
 type AttachedBox = { box: LocalDevbox; stopAll: AbortController; release: () => Promise<void> }
@@ -88,6 +97,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     logger,
   })
   const attached = new Map<string, AttachedBox>()
+  const appServers = new Set<AppServerInstance>()
 
   const workspacePathOf = (id: string) => {
     if (!boxIdPattern.test(id)) {
@@ -250,8 +260,40 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
     destroy,
 
+    startAppServer: async (input) => {
+      // Unique per start, so an instance being drained and its successor never share a
+      // namespace, socket or cgroup; short enough for a unix socket path.
+      const instanceId = `prod-${createHash('sha256').update(input.appId).digest('hex').slice(0, 12)}-${randomBytes(4).toString('hex')}`
+      const deployPath = await realpath(input.deployPath)
+      await mkdir(input.dataPath, { recursive: true, mode: 0o700 })
+      const boxSandbox = sandbox.forBox({
+        boxId: instanceId,
+        workspacePath: deployPath,
+        dataPath: input.dataPath,
+        readOnlyWorkspace: true,
+      })
+      if (boxSandbox.owner) {
+        await ensureOwner(input.dataPath, boxSandbox.owner)
+        // The deploy is the server's copy, readable by the box's uid whatever the umask was.
+        await runFile('chmod', ['-R', 'a+rX', deployPath])
+      }
+      const instance = await startAppServerProcess({
+        ...input,
+        instanceId,
+        deployPath,
+        sandbox: boxSandbox,
+        logger,
+      })
+      appServers.add(instance)
+      void instance.exited.then(() => appServers.delete(instance))
+      return instance
+    },
+
     shutdown: async () => {
-      await Promise.all([...attached.keys()].map((id) => detach(id)))
+      await Promise.all([
+        ...[...attached.keys()].map((id) => detach(id)),
+        ...[...appServers].map((instance) => instance.stop()),
+      ])
     },
   }
 }

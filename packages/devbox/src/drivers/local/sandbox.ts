@@ -33,7 +33,13 @@ export type Sandbox = {
   enforcement: Enforcement
   limits: BoxLimits
   /** The confinement of one box: its namespace, cgroups, egress door and command line. */
-  forBox: (input: { boxId: string; workspacePath: string; dataPath?: string }) => BoxSandbox
+  forBox: (input: {
+    boxId: string
+    workspacePath: string
+    dataPath?: string
+    /** The workspace is mounted read-only (a production server's deploy folder). */
+    readOnlyWorkspace?: boolean
+  }) => BoxSandbox
 }
 
 /** The tools a full sandbox is built from, found once at start. */
@@ -153,8 +159,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     enabled: bubblewrap !== undefined,
     enforcement,
     limits,
-    forBox: ({ boxId, workspacePath, dataPath }) =>
-      createBoxSandbox({ boxId, workspacePath, dataPath, tools, limits, mountArguments, logger }),
+    forBox: ({ boxId, workspacePath, dataPath, readOnlyWorkspace }) =>
+      createBoxSandbox({
+        boxId,
+        workspacePath,
+        dataPath,
+        readOnlyWorkspace,
+        tools,
+        limits,
+        mountArguments,
+        logger,
+      }),
   }
 }
 

@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process'
+import { setTimeout as delay } from 'node:timers/promises'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import {
+  type AppServerInstance,
+  AppServerStartError,
+  defaultHealthTimeoutMs,
+  healthPath,
+} from '../../app-servers/app-server-instance.ts'
+import { serverEntry } from '../../app-servers/full-stack-deploy.ts'
+import { requestDevServer } from '../../dev-server-request.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import { boxEnvironment } from './box-environment.ts'
+import type { BoxSandbox } from './box-sandbox.ts'
+import { findFreePort } from './free-port.ts'
+import { killProcessGroup, signalProcessGroup } from './process-group.ts'
+
+const stopGraceMs = 2000
+const keptLogCharacters = 64 * 1024
+const failureTailCharacters = 4000
+
+/**
+ * Runs `node server/index.js` of a deploy in the instance's sandbox (its own network namespace,
+ * uid and cgroups, or a free loopback port unsandboxed) and waits for `GET /api/health` to answer
+ * 2xx. A start that fails kills what it started, frees the sandbox and throws AppServerStartError
+ * with the tail of the output.
+ */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the instance's process, logs and stop its methods share
+export async function startAppServerProcess(input: {
+  instanceId: string
+  appId: string
+  deployId: string
+  deployPath: string
+  sandbox: BoxSandbox
+  logger: DevboxLogger
+  healthTimeoutMs?: number
+  onOutput?: (text: string) => void
+}): Promise<AppServerInstance> {
+  const { sandbox } = input
+  let logs = ''
+  const appendLog = (text: string) => {
+    logs = cutText(logs + text, keptLogCharacters, 'end')
+    input.onOutput?.(text)
+  }
+  try {
+    await sandbox.prepare()
+  } catch (error) {
+    await sandbox.release()
+    throw error
+  }
+  const port = sandbox.fixedDevPort ?? (await findFreePort())
+  const environment = boxEnvironment(sandbox.workspaceInside, {
+    ...sandbox.environment,
+    NODE_ENV: 'production',
+    PORT: String(port),
+  })
+  const [command, ...args] = sandbox.commandFor({
+    cwd: input.deployPath,
+    script: `exec node ${serverEntry}`,
+    path: environment.PATH ?? '',
+  })
+  if (!command) throw new Error('The sandbox produced no command')
+  const child = spawn(command, args, {
+    cwd: input.deployPath,
+    env: environment,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.setEncoding('utf8').on('data', appendLog)
+  child.stderr?.setEncoding('utf8').on('data', appendLog)
+  let running = true
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('error', (error) => {
+      appendLog(`\n${error.message}\n`)
+      running = false
+      resolve({ code: null, signal: null })
+    })
+    child.once('exit', (code, signal) => {
+      running = false
+      // Whatever the server left behind in its group goes with it.
+      if (child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL')
+      resolve({ code, signal })
+    })
+  })
+  // The sandbox (namespace, cgroups, sockets) is freed once the process is gone, however it ended.
+  const released = exited
+    .then(() => sandbox.release())
+    .catch((error: Error) => {
+      input.logger.warn('Could not free a production server sandbox', {
+        instanceId: input.instanceId,
+        error: error.message,
+      })
+    })
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      if (running && child.pid !== undefined) await killProcessGroup(child.pid, stopGraceMs)
+      await released
+    })()
+    return stopping
+  }
+
+  const target = sandbox.devServerTarget(port)
+  const healthTimeoutMs = input.healthTimeoutMs ?? defaultHealthTimeoutMs
+  const deadline = Date.now() + healthTimeoutMs
+  for (;;) {
+    if (!running) {
+      const { code, signal } = await exited
+      await stop()
+      throw new AppServerStartError(
+        `it exited (${signal ? `signal ${signal}` : `exit code ${code}`}) before answering GET ${healthPath}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        logs,
+      )
+    }
+    const status = await requestDevServer(target, healthPath, { timeoutMs: 2000 }).then(
+      (answer) => answer.status,
+      () => 0,
+    )
+    if (status >= 200 && status < 300) break
+    if (Date.now() > deadline) {
+      await stop()
+      throw new AppServerStartError(
+        `it did not answer GET ${healthPath} within ${Math.round(healthTimeoutMs / 1000)} s${status ? ` (last answer: ${status})` : ''}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        logs,
+      )
+    }
+    await delay(50)
+  }
+  input.logger.info('Production server started', {
+    appId: input.appId,
+    deployId: input.deployId,
+    instanceId: input.instanceId,
+  })
+  return {
+    id: input.instanceId,
+    appId: input.appId,
+    deployId: input.deployId,
+    target: () => target,
+    logs: () => logs,
+    running: () => running,
+    exited,
+    processGroupId: () => (running ? child.pid : undefined),
+    stop,
+  }
+}

@@ -1,0 +1,106 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+/**
+ * A hand-written full-stack app without dependencies, standing in for templates/fullstack in
+ * tests: `npm run build` writes dist/client/index.html (from src/message.txt) and
+ * dist/server/index.js, a node:http server on 127.0.0.1:PORT with
+ * - GET /api/health → 200 `{ ok: true }`
+ * - GET /api/version → `{ version, pid }` (the version is src/message.txt at build time)
+ * - GET /api/boom → a route that throws, answered 500 as a framework would
+ * - GET /api/crash → answers, then the process exits with code 3
+ * - GET /api/slow?ms=N → answers after N ms
+ * - POST /api/notes → appends the body to the file DATABASE_URL names; GET /api/notes reads it
+ * - POST /api/echo → `{ bytes }` read from the body
+ * Build-time switches, files in the workspace: src/fail-start (the server throws at start),
+ * src/never-healthy (it listens but /api/health answers 503).
+ */
+export const fullStackFixtureFiles: Record<string, string> = {
+  'package.json': JSON.stringify({
+    name: 'fixture-app',
+    private: true,
+    type: 'module',
+    scripts: { dev: 'node dev.js', build: 'node build.js' },
+  }),
+  'src/message.txt': 'first version',
+  'build.js': [
+    "import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'",
+    "rmSync('dist', { recursive: true, force: true })",
+    "mkdirSync('dist/client/assets', { recursive: true })",
+    "mkdirSync('dist/server', { recursive: true })",
+    "const message = readFileSync('src/message.txt', 'utf8')",
+    "writeFileSync('dist/client/index.html', '<!doctype html><title>' + message + '</title>')",
+    "writeFileSync('dist/client/assets/app.js', 'console.log(\"client\")')",
+    "const server = readFileSync('server-source.js', 'utf8')",
+    '  .replace("__VERSION__", JSON.stringify(message))',
+    "  .replace('__FAIL_START__', String(existsSync('src/fail-start')))",
+    "  .replace('__NEVER_HEALTHY__', String(existsSync('src/never-healthy')))",
+    "writeFileSync('dist/server/index.js', server)",
+    "console.log('built', message)",
+  ].join('\n'),
+  'server-source.js': [
+    "import { appendFileSync, existsSync, readFileSync } from 'node:fs'",
+    "import http from 'node:http'",
+    'const version = __VERSION__',
+    "if (__FAIL_START__) throw new Error('fixture: failing at start on purpose')",
+    "const databasePath = (process.env.DATABASE_URL ?? '').replace(/^file:/, '')",
+    'const json = (response, status, body) => {',
+    "  response.writeHead(status, { 'content-type': 'application/json' })",
+    '  response.end(JSON.stringify(body))',
+    '}',
+    'const readBody = (request) => new Promise((resolve) => {',
+    '  const chunks = []',
+    "  request.on('data', (chunk) => chunks.push(chunk))",
+    "  request.on('end', () => resolve(Buffer.concat(chunks)))",
+    '})',
+    'const routes = {',
+    "  'GET /api/health': (request, response) =>",
+    '    __NEVER_HEALTHY__ ? json(response, 503, { ok: false }) : json(response, 200, { ok: true }),',
+    "  'GET /api/version': (request, response) => json(response, 200, { version, pid: process.pid }),",
+    "  'GET /api/boom': () => { throw new Error('fixture: a route that throws') },",
+    "  'GET /api/crash': (request, response) => {",
+    '    json(response, 200, { crashing: true })',
+    '    setTimeout(() => process.exit(3), 10)',
+    '  },',
+    "  'GET /api/slow': async (request, response) => {",
+    "    const ms = Number(new URL(request.url, 'http://x').searchParams.get('ms') ?? 100)",
+    '    await new Promise((resolve) => setTimeout(resolve, ms))',
+    '    json(response, 200, { version, waited: ms })',
+    '  },',
+    "  'POST /api/notes': async (request, response) => {",
+    "    appendFileSync(databasePath, (await readBody(request)).toString('utf8') + '\\n')",
+    '    json(response, 201, { saved: true })',
+    '  },',
+    "  'GET /api/notes': (request, response) =>",
+    "    json(response, 200, { notes: existsSync(databasePath) ? readFileSync(databasePath, 'utf8').split('\\n').filter(Boolean) : [] }),",
+    "  'POST /api/echo': async (request, response) =>",
+    '    json(response, 200, { bytes: (await readBody(request)).length }),',
+    '}',
+    'http.createServer(async (request, response) => {',
+    "  const route = routes[request.method + ' ' + request.url.split('?')[0]]",
+    "  if (!route) return json(response, 404, { error: 'no such route' })",
+    '  try {',
+    '    await route(request, response)',
+    '  } catch (error) {',
+    "    console.error('route failed:', error.message)",
+    "    json(response, 500, { error: 'Internal Server Error' })",
+    '  }',
+    "}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('fixture server', version, 'listening'))",
+  ].join('\n'),
+  'dev.js': [
+    "import http from 'node:http'",
+    "http.createServer((request, response) => response.end('fixture dev server'))",
+    "  .listen(Number(process.env.PORT), '127.0.0.1')",
+  ].join('\n'),
+}
+
+/** Writes the fixture as templates/fullstack under `directory` (for createLocalDriver). */
+export async function createFullStackFixtureTemplates(directory: string): Promise<string> {
+  const template = path.join(directory, 'fullstack')
+  await mkdir(path.join(template, 'src'), { recursive: true })
+  for (const [name, content] of Object.entries(fullStackFixtureFiles)) {
+    await writeFile(path.join(template, name), content)
+  }
+  await writeFile(path.join(template, '.gitignore'), 'node_modules\ndist\n.npm\n')
+  return directory
+}
