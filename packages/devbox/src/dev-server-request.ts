@@ -8,17 +8,23 @@ export function targetConnection(target: DevServerTarget): http.RequestOptions {
     : { hostname: target.host, port: target.port }
 }
 
-/** One GET to a dev server (readiness checks, tests); the body is read as text. */
+/** One request to a dev server (readiness checks, tests; GET unless told); the body is text. */
 export function requestDevServer(
   target: DevServerTarget | undefined,
   requestPath = '/',
-  options: { timeoutMs?: number; headers?: http.OutgoingHttpHeaders } = {},
+  options: {
+    timeoutMs?: number
+    headers?: http.OutgoingHttpHeaders
+    method?: string
+    body?: string
+  } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     if (!target) return reject(new Error('The dev server is not running'))
-    const request = http.get(
+    const request = http.request(
       {
         ...targetConnection(target),
+        method: options.method ?? 'GET',
         path: requestPath,
         headers: { host: 'localhost', ...options.headers },
         timeout: options.timeoutMs ?? 2000,
@@ -35,6 +41,7 @@ export function requestDevServer(
     )
     request.on('timeout', () => request.destroy(new Error('The dev server did not answer in time')))
     request.on('error', reject)
+    request.end(options.body)
   })
 }
 

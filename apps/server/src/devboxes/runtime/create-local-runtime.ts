@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '@sprout/db/database.ts'
+import { createAppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
@@ -21,7 +22,7 @@ export const devboxLogger: DevboxLogger = {
 
 /** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
 export function createLocalDevboxRuntime(
-  config: Pick<Config, 'dataDir' | 'devbox'>,
+  config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes'>,
   db: Database,
   logger: DevboxLogger = devboxLogger,
 ) {
@@ -40,16 +41,24 @@ export function createLocalDevboxRuntime(
   })
   const pool = createDevboxPool({
     driver,
-    // New apps start from the fullstack starter; old vite-react boxes still open by their recorded pack type.
+    // New apps start from the fullstack starter; old vite-react boxes open by their recorded type.
     targets: { fullstack: config.devbox.poolTarget },
     logger,
     persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
+  })
+  const appServers = createAppServerManager({
+    deploysDir: path.join(config.dataDir, 'deploys'),
+    startAppServer: driver.startAppServer,
+    idleMs: config.appsIdleMinutes * 60_000,
+    logger,
   })
   return createDevboxRuntime({
     db,
     driver,
     pool,
     logger,
+    appServers,
     confinement: { limits: driver.limits, enforcement: driver.enforcement },
+    idleMs: config.devbox.idleMinutes * 60_000,
   })
 }
