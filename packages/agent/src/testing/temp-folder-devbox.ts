@@ -27,13 +27,18 @@ import {
   WorkspacePathError,
 } from '@sprout/devbox/devbox-driver.ts'
 
-export type TempFolderDevbox = Devbox & { remove: () => Promise<void> }
+export type TempFolderDevbox = Devbox & {
+  remove: () => Promise<void>
+  /** What the dev server "printed": read back through `devServer.logs()`. */
+  printServerOutput: (text: string) => void
+}
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a test double of a whole dev box: its methods share one folder
 export async function createTempFolderDevbox(): Promise<TempFolderDevbox> {
   const parent = await realpath(await mkdtemp(path.join(tmpdir(), 'sprout-agent-test-')))
   const root = path.join(parent, 'workspace')
   await mkdir(root)
+  let serverOutput = ''
 
   async function resolveInside(relativePath: string): Promise<string> {
     if (relativePath.includes('\0')) throw new WorkspacePathError('Path contains a NUL byte.')
@@ -167,8 +172,12 @@ export async function createTempFolderDevbox(): Promise<TempFolderDevbox> {
       status: () => 'running',
       target: () => undefined,
       restarts: () => 0,
+      logs: () => serverOutput,
     },
     checkpoint: async () => undefined,
     remove: () => rm(parent, { recursive: true, force: true }),
+    printServerOutput: (text) => {
+      serverOutput += text
+    },
   }
 }

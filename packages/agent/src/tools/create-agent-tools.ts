@@ -7,6 +7,7 @@ import { createListFilesTool } from './list-files.ts'
 import { orderToolCalls } from './order-tool-calls.ts'
 import { createRollDiceTool } from './roll-dice.ts'
 import { createSearchTool } from './search.ts'
+import { createServerLogsTool } from './server-logs.ts'
 import { createShellExecTool } from './shell-exec.ts'
 import { createStrReplaceTool } from './str-replace.ts'
 import { createTodosTool } from './todos.ts'
@@ -28,6 +29,7 @@ export function createAgentTools(context: ToolContext) {
     list_files: createListFilesTool(context),
     search: createSearchTool(context),
     shell_exec: createShellExecTool(context),
+    server_logs: createServerLogsTool(context),
     todos: createTodosTool(context),
     add_random: createAddRandomTool(context),
     get_time: createGetTimeTool(context),

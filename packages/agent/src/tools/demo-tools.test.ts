@@ -70,6 +70,7 @@ test('web_search is offered only when a search service is configured', async () 
       'list_files',
       'roll_dice',
       'search',
+      'server_logs',
       'shell_exec',
       'str_replace',
       'todos',

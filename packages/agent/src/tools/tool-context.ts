@@ -9,7 +9,7 @@ export type WebSearchConfig = {
 
 /** What the tools of one agent run work with. */
 export type ToolContext = {
-  devbox: Pick<Devbox, 'files' | 'exec'>
+  devbox: Pick<Devbox, 'files' | 'exec'> & { devServer?: Pick<Devbox['devServer'], 'logs'> }
   /** Receives shell output while a command runs, already redacted. */
   onToolOutput?: (toolCallId: string, delta: string) => void
   /** Removes secret values; applied to every text a tool returns or streams. */

@@ -4,6 +4,7 @@ export const toolNames = [
   'get_time',
   'roll_dice',
   'shell_exec',
+  'server_logs',
   'view_file',
   'search',
   'list_files',

@@ -32,6 +32,7 @@ describe('summarizeToolCall', () => {
     expect(summarizeToolCall('delete_file', { path: 'old.ts' })).toBe('Delete: old.ts')
     expect(summarizeToolCall('list_files', { path: 'src' })).toBe('List: src')
     expect(summarizeToolCall('list_files', {})).toBe('List: .')
+    expect(summarizeToolCall('server_logs', { lines: 50 })).toBe('Server logs')
   })
 
   it('shortens long paths', () => {

@@ -29,6 +29,8 @@ export function summarizeToolCall(toolName: string, input: unknown): string {
       return summarizeShell(input)
     case 'search':
       return summarizeSearch(input, path)
+    case 'server_logs':
+      return 'Server logs'
     case 'web_search':
       return `Web search: ${readString(input, 'query') ?? ''}`
     case 'todos':

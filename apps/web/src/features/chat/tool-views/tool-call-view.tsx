@@ -12,6 +12,7 @@ import { ErrorReportsList, ErrorReportUpdate } from './error-reports-view.tsx'
 import { FileToolResult } from './file-tool-result.tsx'
 import { IntegrationGuideView } from './integration-guide-view.tsx'
 import { OutputBlock } from './output-block.tsx'
+import { ServerLogsView } from './server-logs-view.tsx'
 import { SHELL_RUNNING_TEXT, ShellResult } from './shell-result.tsx'
 import { readTaskList } from './task-list.ts'
 import { TodosView } from './todos-view.tsx'
@@ -116,6 +117,7 @@ const resultViews: Record<string, ResultView> = {
   shell_exec: (block) => <ShellResult output={block.toolOutput} isStreaming={block.isStreaming} />,
   todos: (block) => <TodosView list={readTaskList(block.toolInput, block.toolOutput)} />,
   web_search: (block) => <WebSearchResults output={block.toolOutput} />,
+  server_logs: (block) => <ServerLogsView output={block.toolOutput} />,
   roll_dice: (block) => <DiceResult input={block.toolInput} output={block.toolOutput} />,
   add_random: (block) => <AddRandomResult input={block.toolInput} output={block.toolOutput} />,
   get_time: (block) => <OutputBlock text={toolOutputText(block.toolOutput)} />,
