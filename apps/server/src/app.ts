@@ -29,6 +29,8 @@ import { webAssets } from './http/web-assets.ts'
 import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { createConversationRuntime } from './runs/service.ts'
+import { vaultRoutes } from './vault/routes.ts'
+import { createVault, type VaultKeyring } from './vault/service.ts'
 
 export type AppOptions = {
   config: Config
@@ -36,6 +38,8 @@ export type AppOptions = {
   /** Signs sessions and tokens; AUTH_SECRET or the key file in DATA_DIR. */
   authSecret: string
   devboxes: DevboxRuntime
+  /** The vault's master keys (vault/vault-keys.ts: VAULT_KEY, or the key file in DATA_DIR). */
+  vaultKeyring: VaultKeyring
   /** Serve the built SPA (production); tests leave it off. */
   serveWeb?: boolean
 }
@@ -45,6 +49,7 @@ export function createApp({
   database,
   authSecret,
   devboxes,
+  vaultKeyring,
   serveWeb = false,
 }: AppOptions) {
   const db = database.db
@@ -52,6 +57,7 @@ export function createApp({
   const origins = createOrigins(config)
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
+  const vault = createVault({ db, keyring: vaultKeyring })
   const conversations = createConversationRuntime({ database, config, devboxes })
   const app = new Hono<AppEnv>()
   app.onError(onError)
@@ -99,6 +105,7 @@ export function createApp({
     '/',
     applicationRoutes({ db, config, origins, memberships, devboxes, deploysDir, beforeDelete }),
   )
+  app.route('/', vaultRoutes({ db, origins, memberships, vault }))
   app.route('/', conversationRoutes({ db, origins, memberships, runtime: conversations }))
   app.route('/', explorationRoutes({ db, memberships, runtime: conversations }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))
@@ -110,7 +117,7 @@ export function createApp({
   if (serveWeb) app.route('/', webAssets(config.webDistDir))
   const previewHost = createPreviewHost({ db, origins, authSecret, memberships, devboxes })
   const appsHost = createAppsHost({ db, deploysDir })
-  return { app, auth, origins, authCache, conversations, previewHost, appsHost }
+  return { app, auth, origins, authCache, conversations, previewHost, appsHost, vault }
 }
 
 /** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */

@@ -7,6 +7,7 @@ import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
 import { createLocalDevboxRuntime } from './devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
+import { loadVaultKeyring } from './vault/service.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
@@ -17,8 +18,20 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   )
   await migrateDatabase(database)
   const authSecret = config.authSecret ?? (await loadOrCreateKeyFile(config.dataDir, 'auth-secret'))
+  const vaultKeyring = await loadVaultKeyring(config, database.db)
   const devboxes = createLocalDevboxRuntime(config, database.db)
-  const created = createApp({ config, database, authSecret, devboxes, serveWeb: options.serveWeb })
+  const created = createApp({
+    config,
+    database,
+    authSecret,
+    devboxes,
+    vaultKeyring,
+    serveWeb: options.serveWeb,
+  })
+  // Key rotation (docs/product/vault.md "Master key"): values still under a key from VAULT_KEYS
+  // move to VAULT_KEY at start; both keys stay readable, so other instances keep working.
+  const reencrypted = await created.vault.reencrypt()
+  if (reencrypted > 0) console.log(`Re-encrypted ${reencrypted} vault secret(s) under VAULT_KEY`)
   await created.authCache.start()
   await created.conversations.start()
   const handlers = createNodeHandlers(created)

@@ -13,6 +13,7 @@ describe('the session and membership cache across instances', () => {
       database: first.database,
       authSecret: 'test-secret-test-secret-test-secret-0123',
       devboxes: first.devboxes,
+      vaultKeyring: first.created.vault.keyring,
     })
     await second.authCache.start()
   })

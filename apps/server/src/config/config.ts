@@ -16,6 +16,21 @@ const optionalText = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined))
 
+/** A vault master key: the base64 of 32 random bytes (docs/product/vault.md "Master key"). */
+const vaultKeyMessage = 'must be the base64 of 32 random bytes, e.g. from `openssl rand -base64 32`'
+const isVaultKey = (value: string) =>
+  /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32
+const vaultKeyList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key.length > 0),
+  )
+  .refine((keys) => keys.every(isVaultKey), `every key ${vaultKeyMessage}`)
+
 const rateLimit = z
   .string()
   .default('10/60')
@@ -38,7 +53,9 @@ const environmentSchema = z.object({
   PREVIEW_DOMAIN: z.string().default('preview.localhost'),
   APPS_DOMAIN: z.string().default('apps.localhost'),
   ADMIN_EMAILS: emailList,
-  VAULT_KEY: optionalText,
+  VAULT_KEY: optionalText.refine((key) => key === undefined || isVaultKey(key), vaultKeyMessage),
+  // Older master keys, comma-separated: still read, never used to encrypt (key rotation).
+  VAULT_KEYS: vaultKeyList,
   AUTH_SECRET: optionalText,
   AUTH_RATE_LIMIT: rateLimit,
   TRUST_PROXY: z
@@ -95,7 +112,10 @@ export type Config = {
   previewDomain: string
   appsDomain: string
   adminEmails: string[]
+  /** VAULT_KEY: encrypts the vault; unset, a key file in DATA_DIR is used. */
   vaultKey: string | undefined
+  /** VAULT_KEYS: older master keys, still accepted for decryption while values are re-encrypted. */
+  vaultKeys: string[]
   authSecret: string | undefined
   authRateLimit: { max: number; windowSeconds: number }
   trustProxy: boolean
@@ -151,6 +171,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     appsDomain: values.APPS_DOMAIN.toLowerCase(),
     adminEmails: values.ADMIN_EMAILS,
     vaultKey: values.VAULT_KEY,
+    vaultKeys: values.VAULT_KEYS,
     authSecret: values.AUTH_SECRET,
     authRateLimit: values.AUTH_RATE_LIMIT,
     trustProxy: values.TRUST_PROXY,

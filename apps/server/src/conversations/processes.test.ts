@@ -32,6 +32,7 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
       database: harness.database,
       authSecret: testAuthSecret,
       devboxes: harness.devboxes,
+      vaultKeyring: harness.created.vault.keyring,
     })
     Object.assign(other.conversations.settings, { maxRetries: 0, ...settings })
     await other.conversations.start()

@@ -165,6 +165,26 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: ({ application }) => ({ path: `/api/applications/${application.id}/deploy` }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
+  'GET /api/applications/:id/vault': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/vault` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'POST /api/applications/:id/vault': {
+    request: ({ application }) => ({
+      path: `/api/applications/${application.id}/vault`,
+      init: json({ key: 'MATRIX_SECRET', value: 'matrix value' }),
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'DELETE /api/applications/:id/vault/:key': {
+    request: async (fixture) => {
+      const key = `MATRIX_SECRET_${++unique}`
+      const path = `/api/applications/${fixture.application.id}/vault`
+      await asOrganizationAdmin(fixture, path, { key, value: 'to delete' })
+      return { path: `${path}/${key}` }
+    },
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
   'POST /api/org/devbox-token': {
     request: ({ application }) => ({
       path: '/api/org/devbox-token',

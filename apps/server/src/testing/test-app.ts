@@ -9,6 +9,7 @@ import { createApp } from '../app.ts'
 import { type Config, parseConfig } from '../config/config.ts'
 import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from '../http/node-handler.ts'
+import { loadVaultKeyring } from '../vault/service.ts'
 import { createTestDatabase } from './test-database.ts'
 
 /** Shared by every test run so the template's dependencies are installed once per machine. */
@@ -43,6 +44,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
     database,
     authSecret: 'test-secret-test-secret-test-secret-0123',
     devboxes,
+    vaultKeyring: await loadVaultKeyring(config, database.db),
   })
   const { app, auth, origins, authCache } = created
   await authCache.start()

@@ -1,0 +1,145 @@
+import type { Database } from '@sprout/db/database.ts'
+import { vaultSecrets } from '@sprout/db/schema/vault-secrets.ts'
+import {
+  type SetSecretRequest,
+  secretKeyProblem,
+  secretValueProblem,
+  type VaultEntry,
+} from '@sprout/protocol/api/vault.ts'
+import { and, asc, eq, ne } from 'drizzle-orm'
+import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
+import { badRequest, notFound } from '../errors/app-error.ts'
+import { openSecret, sealSecret } from './vault-crypto.ts'
+import type { VaultKeyring } from './vault-keys.ts'
+
+export type { VaultKeyring } from './vault-keys.ts'
+export { loadVaultKeyring } from './vault-keys.ts'
+
+/** Told after a secret of the application was set or deleted (its servers get the new values). */
+export type VaultChangeListener = (applicationId: string) => void
+
+/**
+ * docs/product/vault.md: an application's write-only secrets. Callers' requests go through the
+ * `*For` functions (scoped to the caller's organization); `secretsOf` is for the server itself —
+ * it is what reaches the app's processes and the agent's commands, and nothing else.
+ */
+export type Vault = ReturnType<typeof createVault>
+
+export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyring }) {
+  const listeners = new Set<VaultChangeListener>()
+  const changed = (applicationId: string) => {
+    for (const listener of listeners) listener(applicationId)
+  }
+
+  const listFor = async (context: ApplicationContext, applicationId: string) => {
+    const application = await findApplicationRecord(context, applicationId)
+    const rows = await db
+      .select({ key: vaultSecrets.key, updatedAt: vaultSecrets.updatedAt })
+      .from(vaultSecrets)
+      .where(eq(vaultSecrets.applicationId, application.id))
+      .orderBy(asc(vaultSecrets.key))
+    return rows.map(
+      (row): VaultEntry => ({ key: row.key, updated_at: row.updatedAt.toISOString() }),
+    )
+  }
+
+  const setFor = async (
+    context: ApplicationContext,
+    applicationId: string,
+    input: SetSecretRequest,
+  ): Promise<VaultEntry> => {
+    const application = await findApplicationRecord(context, applicationId)
+    const problem = secretKeyProblem(input.key) ?? secretValueProblem(input.value)
+    if (problem) throw badRequest(problem)
+    const sealed = sealSecret(keyring.current.key, application.id, input.key, input.value)
+    const updatedAt = new Date()
+    await db
+      .insert(vaultSecrets)
+      .values({
+        applicationId: application.id,
+        key: input.key,
+        ...sealed,
+        keyId: keyring.current.id,
+      })
+      .onConflictDoUpdate({
+        target: [vaultSecrets.applicationId, vaultSecrets.key],
+        set: { ...sealed, keyId: keyring.current.id, updatedAt },
+      })
+    changed(application.id)
+    return { key: input.key, updated_at: updatedAt.toISOString() }
+  }
+
+  const deleteFor = async (context: ApplicationContext, applicationId: string, key: string) => {
+    const application = await findApplicationRecord(context, applicationId)
+    const deleted = await db
+      .delete(vaultSecrets)
+      .where(and(eq(vaultSecrets.applicationId, application.id), eq(vaultSecrets.key, key)))
+      .returning({ key: vaultSecrets.key })
+    if (deleted.length === 0) throw notFound(`The vault has no secret named ${key}`)
+    changed(application.id)
+  }
+
+  return {
+    keyring,
+    listFor,
+    setFor,
+    deleteFor,
+    secretsOf: (applicationId: string) => readSecrets(db, keyring, applicationId),
+    reencrypt: () => reencryptSecrets(db, keyring),
+    onChange: (listener: VaultChangeListener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+/** An application's decrypted secrets, for its processes' environment (never for a response). */
+export async function readSecrets(
+  db: Database,
+  keyring: VaultKeyring,
+  applicationId: string,
+): Promise<Record<string, string>> {
+  const rows = await db
+    .select()
+    .from(vaultSecrets)
+    .where(eq(vaultSecrets.applicationId, applicationId))
+    .orderBy(asc(vaultSecrets.key))
+  const secrets: Record<string, string> = {}
+  for (const row of rows) {
+    const masterKey = keyring.byId.get(row.keyId)
+    if (!masterKey) throw new Error(`Vault master key ${row.keyId} is not configured`)
+    secrets[row.key] = openSecret(masterKey, row.applicationId, row.key, row)
+  }
+  return secrets
+}
+
+/**
+ * Re-encrypts every value still under an older key with the current one (key rotation). A row
+ * changed meanwhile is left alone: its new value is already under the current key.
+ */
+export async function reencryptSecrets(db: Database, keyring: VaultKeyring): Promise<number> {
+  const rows = await db
+    .select()
+    .from(vaultSecrets)
+    .where(ne(vaultSecrets.keyId, keyring.current.id))
+  let reencrypted = 0
+  for (const row of rows) {
+    const masterKey = keyring.byId.get(row.keyId)
+    if (!masterKey) continue
+    const value = openSecret(masterKey, row.applicationId, row.key, row)
+    const sealed = sealSecret(keyring.current.key, row.applicationId, row.key, value)
+    const updated = await db
+      .update(vaultSecrets)
+      .set({ ...sealed, keyId: keyring.current.id })
+      .where(
+        and(
+          eq(vaultSecrets.applicationId, row.applicationId),
+          eq(vaultSecrets.key, row.key),
+          eq(vaultSecrets.ciphertext, row.ciphertext),
+        ),
+      )
+      .returning({ key: vaultSecrets.key })
+    reencrypted += updated.length
+  }
+  return reencrypted
+}
