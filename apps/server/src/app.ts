@@ -116,7 +116,12 @@ export function createApp({
 
   if (serveWeb) app.route('/', webAssets(config.webDistDir))
   const previewHost = createPreviewHost({ db, origins, authSecret, memberships, devboxes })
-  const appsHost = createAppsHost({ db, deploysDir })
+  const appsHost = createAppsHost({
+    db,
+    deploysDir,
+    appServers: devboxes.appServers,
+    maxBodyBytes: config.maxBodyBytes,
+  })
   return { app, auth, origins, authCache, conversations, previewHost, appsHost, vault }
 }
 

@@ -68,7 +68,7 @@ export function applicationRoutes(options: ApplicationRoutesOptions) {
     const record = await findApplicationRecord(contextOf(context.var), context.req.param('id'))
     await options.beforeDelete(record.id)
     await devboxes.destroy(record.id)
-    await removeDeploys(deploysDir, record.id)
+    await removeDeploys(deploysDir, record.id, devboxes.appServers)
     await deleteApplicationRecord(contextOf(context.var), record.id)
     return context.json({ success: true })
   })

@@ -52,6 +52,8 @@ const environmentSchema = z.object({
   PUBLIC_URL: optionalText,
   PREVIEW_DOMAIN: z.string().default('preview.localhost'),
   APPS_DOMAIN: z.string().default('apps.localhost'),
+  // Fractions allowed (tests use a second or two).
+  APPS_IDLE_MINUTES: z.coerce.number().positive().max(525_600).default(15),
   ADMIN_EMAILS: emailList,
   VAULT_KEY: optionalText.refine((key) => key === undefined || isVaultKey(key), vaultKeyMessage),
   // Older master keys, comma-separated: still read, never used to encrypt (key rotation).
@@ -111,6 +113,8 @@ export type Config = {
   publicUrl: string
   previewDomain: string
   appsDomain: string
+  /** APPS_IDLE_MINUTES: a production server without a request this long is stopped until the next. */
+  appsIdleMinutes: number
   adminEmails: string[]
   /** VAULT_KEY: encrypts the vault; unset, a key file in DATA_DIR is used. */
   vaultKey: string | undefined
@@ -169,6 +173,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     publicUrl,
     previewDomain: values.PREVIEW_DOMAIN.toLowerCase(),
     appsDomain: values.APPS_DOMAIN.toLowerCase(),
+    appsIdleMinutes: values.APPS_IDLE_MINUTES,
     adminEmails: values.ADMIN_EMAILS,
     vaultKey: values.VAULT_KEY,
     vaultKeys: values.VAULT_KEYS,

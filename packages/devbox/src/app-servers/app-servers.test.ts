@@ -1,7 +1,7 @@
 // Production servers against real processes in the real sandbox: deploys with a back end, the
 // switch under load, failed starts, scale to zero, crashes (docs/architecture/devbox.md,
 // "Production servers"). Long on purpose: every case shares one driver and one deployed app.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
@@ -17,7 +17,10 @@ import {
 } from '../drivers/local/local-driver.ts'
 import { silentLogger } from '../logger.ts'
 import { resolveDeployFile } from '../resolve-deploy-file.ts'
-import { createFullStackFixtureTemplates } from '../testing/app-server-fixture.ts'
+import {
+  appServerProcesses,
+  createFullStackFixtureTemplates,
+} from '../testing/app-server-fixture.ts'
 import { createFakeTemplates, testCacheDir, waitFor } from '../testing/devbox-test-support.ts'
 import { type AppServerManager, createAppServerManager } from './app-server-manager.ts'
 
@@ -56,22 +59,7 @@ async function api(
   }
 }
 
-/** Processes (pid, uid, cgroup) whose command line names the instance's deploy server. */
-function serverProcesses(): { pid: number; uid: number; cgroup: string }[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-        if (!(commandLine[0]?.endsWith('node') && commandLine[1] === 'server/index.js')) return []
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-        const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1])
-        return [{ pid: Number(pid), uid, cgroup: readFileSync(`/proc/${pid}/cgroup`, 'utf8') }]
-      } catch {
-        return []
-      }
-    })
-}
+const serverProcesses = () => appServerProcesses(appId)
 
 beforeAll(async () => {
   baseDirectory = await mkdtemp(path.join(os.tmpdir(), 'sprout-app-servers-'))
@@ -125,9 +113,11 @@ describe('production servers', { timeout: 120_000 }, () => {
     expect(processes.length).toBeGreaterThan(0)
     if (process.getuid?.() === 0) {
       expect(driver.enforcement.user).toMatch(/^uid 61000/)
-      for (const found of processes) {
-        expect(found.uid).toBe(61000)
-        expect(found.cgroup).toMatch(/sprout\/prod-[0-9a-f]{12}-/)
+      // Found by its cgroup: it runs inside the instance's limits.
+      for (const found of processes) expect(found.uid).toBe(61000)
+      const memoryLimit = `/sys/fs/cgroup/memory/sprout/${manager.status(appId).instanceId}/memory.limit_in_bytes`
+      if (existsSync(memoryLimit)) {
+        expect(Number(readFileSync(memoryLimit, 'utf8'))).toBe(driver.limits.memoryMb * 1024 * 1024)
       }
     }
     expect((await api('/api/notes')).body).toBe('{"notes":[]}')
@@ -227,9 +217,7 @@ describe('production servers', { timeout: 120_000 }, () => {
     expect(saved).toBe(201)
     // The main manager's server stops too (its own idle time is long): one server per app here.
     await manager.stop(appId)
-    await waitFor(
-      () => idle.status(appId).state === 'stopped' && serverProcesses().length === 0,
-    )
+    await waitFor(() => idle.status(appId).state === 'stopped' && serverProcesses().length === 0)
     const woken = await api('/api/notes', idle)
     expect(woken.status).toBe(200)
     expect(JSON.parse(woken.body).notes).toEqual(['a note before idling'])

@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { instanceIdPrefix } from '../app-servers/instance-id.ts'
 
 /**
  * A hand-written full-stack app without dependencies, standing in for templates/fullstack in
@@ -103,4 +105,28 @@ export async function createFullStackFixtureTemplates(directory: string): Promis
   }
   await writeFile(path.join(template, '.gitignore'), 'node_modules\ndist\n.npm\n')
   return directory
+}
+
+/**
+ * The running `node server/index.js` processes of one app (uid, cgroup), found by the app's
+ * instance cgroups (sandboxed as root) or by its data folder in DATABASE_URL (unsandboxed), so
+ * test files running at once do not see each other's servers.
+ */
+export function appServerProcesses(appId: string): { pid: number; uid: number }[] {
+  const prefix = instanceIdPrefix(appId)
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+        if (!(commandLine[0]?.endsWith('node') && commandLine[1] === 'server/index.js')) return []
+        const cgroup = readFileSync(`/proc/${pid}/cgroup`, 'utf8')
+        const environment = readFileSync(`/proc/${pid}/environ`, 'utf8')
+        if (!cgroup.includes(`/${prefix}`) && !environment.includes(`/${appId}/data/`)) return []
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+        return [{ pid: Number(pid), uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) }]
+      } catch {
+        return []
+      }
+    })
 }

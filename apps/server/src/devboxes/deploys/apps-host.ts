@@ -2,10 +2,13 @@ import { createReadStream } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
+import { AppServerStartError } from '@sprout/devbox/app-servers/app-server-instance.ts'
+import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { TtlCache } from '../../auth/auth-cache.ts'
 import { sendHostPage } from '../preview-host/host-pages.ts'
+import { proxyHttp } from '../preview-host/proxy.ts'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,12 +30,58 @@ const contentTypes: Record<string, string> = {
   '.wasm': 'application/wasm',
 }
 
-/** `{slug}.APPS_DOMAIN`: the app's current production build, public and static. */
-export function createAppsHost(options: { db: Database; deploysDir: string }) {
+const sendJson = (response: ServerResponse, status: number, error: string) => {
+  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+  response.end(JSON.stringify({ error }))
+}
+
+/** The app's server did not answer a request it had accepted (it crashed meanwhile). */
+const serverUnavailable = {
+  contentType: 'application/json',
+  body: JSON.stringify({ error: 'The app’s server is not answering. Try again in a moment.' }),
+}
+
+/**
+ * `{slug}.APPS_DOMAIN`: the app's current production build, public. Static files are served
+ * from the deploy folder; `/api` and `/api/*` go to the app's production server, started on
+ * the request when it is not running (docs/architecture/devbox.md, "Production servers").
+ */
+export function createAppsHost(options: {
+  db: Database
+  deploysDir: string
+  appServers?: AppServerManager
+  /** MAX_BODY_BYTES: the limit on a body sent to an app's server. */
+  maxBodyBytes: number
+}) {
   const idBySlug = new TtlCache<string | null>(5000, 10_000)
+
+  const handleApi = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    applicationId: string | null,
+  ) => {
+    let lease: Awaited<ReturnType<AppServerManager['acquire']>>
+    try {
+      lease = applicationId ? await options.appServers?.acquire(applicationId) : undefined
+    } catch (error) {
+      if (!(error instanceof AppServerStartError)) throw error
+      console.warn(`[apps] the server of ${applicationId} did not start: ${error.message}`)
+      return sendJson(response, 503, 'The app’s server did not start. Try again in a moment.')
+    }
+    if (!lease) return sendJson(response, 404, 'This app has no server.')
+    const { release } = lease
+    response.once('close', release)
+    proxyHttp(request, response, lease.target, {
+      maxBodyBytes: options.maxBodyBytes,
+      unavailable: serverUnavailable,
+    })
+  }
+
   return {
     handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const pathname = (request.url ?? '/').split('?')[0] ?? '/'
+      const toServer = pathname === '/api' || pathname.startsWith('/api/')
+      if (!toServer && request.method !== 'GET' && request.method !== 'HEAD') {
         response.writeHead(405, { allow: 'GET, HEAD' })
         return response.end()
       }
@@ -40,6 +89,7 @@ export function createAppsHost(options: { db: Database; deploysDir: string }) {
         slug,
         async () => (await findApplicationBySlug(options.db, slug))?.id ?? null,
       )
+      if (toServer) return handleApi(request, response, applicationId)
       const file = applicationId
         ? await resolveDeployFile(options.deploysDir, applicationId, request.url ?? '/')
         : undefined

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { deploys } from '@sprout/db/schema/deploys.ts'
+import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
@@ -17,7 +18,8 @@ export type DeployContext = ApplicationContext & { devboxes: DevboxRuntime; depl
 
 /**
  * Builds the app in its box and publishes it; the previous deploy keeps serving until the new one
- * is complete, and a failed build leaves it untouched and reports the build's error.
+ * is complete (with a server: until the new server answers its health route), and a failed
+ * build or server start leaves it untouched and reports the error with the output's tail.
  */
 export async function deployApplication(context: DeployContext, applicationId: string) {
   const application = await findApplicationRecord(context, applicationId)
@@ -40,6 +42,7 @@ export async function deployApplication(context: DeployContext, applicationId: s
         deploysDir: context.deploysDir,
         appId: application.id,
         timeoutSeconds: buildTimeoutSeconds,
+        appServers: context.devboxes.appServers,
       })
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
@@ -70,6 +73,14 @@ export async function deployApplication(context: DeployContext, applicationId: s
   }
 }
 
-export async function removeDeploys(deploysDir: string, applicationId: string) {
+/** The application is deleted: its production server stops, its deploys and data go. */
+export async function removeDeploys(
+  deploysDir: string,
+  applicationId: string,
+  appServers?: AppServerManager,
+) {
+  await appServers?.stop(applicationId)
   await rm(path.join(deploysDir, applicationId), { recursive: true, force: true })
+  // A request that came in meanwhile may have started it again from the folder just removed.
+  await appServers?.stop(applicationId)
 }

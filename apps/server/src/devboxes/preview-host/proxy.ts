@@ -39,12 +39,42 @@ function forwardedHeaders(
   return headers
 }
 
-/** Streams one HTTP request to the dev server and its answer back. */
+export type ProxyHttpOptions = {
+  /** A body past this many bytes (declared or streamed) is answered 413 `{ error }` instead. */
+  maxBodyBytes?: number
+  /** The answer when the target does not answer; the preview's text by default. */
+  unavailable?: { contentType: string; body: string }
+}
+
+const devServerUnavailable = {
+  contentType: 'text/plain; charset=utf-8',
+  body: 'The app’s dev server is not answering. It is being restarted; reload in a moment.',
+}
+
+/**
+ * Streams one HTTP request to the dev server (or an app's production server) and its answer
+ * back.
+ */
 export function proxyHttp(
   request: IncomingMessage,
   response: ServerResponse,
   target: DevServerTarget,
+  options: ProxyHttpOptions = {},
 ) {
+  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY
+  let refused = false
+  const refuseTooLarge = () => {
+    refused = true
+    request.unpipe()
+    // The client may still be sending: the answer closes the connection rather than read on.
+    response.writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+    response.end(
+      JSON.stringify({
+        error: `Request body is too large: the limit is ${maxBodyBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
+      }),
+    )
+  }
+  if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return refuseTooLarge()
   const upstream = http.request(
     {
       agent,
@@ -54,6 +84,7 @@ export function proxyHttp(
       headers: forwardedHeaders(request, target),
     },
     (answer) => {
+      if (refused) return answer.resume()
       const headers: http.OutgoingHttpHeaders = {}
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !hopByHop.has(name)) headers[name] = value
@@ -63,15 +94,25 @@ export function proxyHttp(
     },
   )
   upstream.on('error', () => {
+    if (refused) return
     if (!response.headersSent) {
-      response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
-      response.end(
-        'The app’s dev server is not answering. It is being restarted; reload in a moment.',
-      )
+      const unavailable = options.unavailable ?? devServerUnavailable
+      response.writeHead(502, { 'content-type': unavailable.contentType })
+      response.end(unavailable.body)
     } else {
       response.destroy()
     }
   })
+  if (Number.isFinite(maxBodyBytes)) {
+    let received = 0
+    request.on('data', (chunk: Buffer) => {
+      received += chunk.length
+      if (received <= maxBodyBytes || refused) return
+      upstream.destroy()
+      if (response.headersSent) response.destroy()
+      else refuseTooLarge()
+    })
+  }
   request.pipe(upstream)
 }
 

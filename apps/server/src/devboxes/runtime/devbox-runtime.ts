@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Database } from '@sprout/db/database.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
+import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox, DevboxDriver, PackType } from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
@@ -48,6 +49,8 @@ export function createDevboxRuntime(options: {
   logger: DevboxLogger
   /** The limits and enforcement of the driver's boxes, shown in the admin's pool tab. */
   confinement?: DevboxConfinement
+  /** The production servers of deployed apps (docs/architecture/devbox.md "Production servers"). */
+  appServers?: AppServerManager
 }) {
   const { db, driver, pool, logger } = options
   const boxes = new Map<string, Devbox>()
@@ -138,6 +141,7 @@ export function createDevboxRuntime(options: {
   return {
     pool,
     confinement: options.confinement,
+    appServers: options.appServers,
 
     /** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
     attach: async (applicationId: string, packType: PackType = 'fullstack') => {
@@ -239,6 +243,8 @@ export function createDevboxRuntime(options: {
     stop: async () => {
       await Promise.allSettled([...pending])
       await pool.close()
+      // Production servers start again on their first request after a restart.
+      await options.appServers?.close()
       await driver.shutdown()
     },
   }

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
 import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { AppServerInstance, StartAppServer } from '../../app-servers/app-server-instance.ts'
+import { createInstanceId } from '../../app-servers/instance-id.ts'
 import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
 import type { EgressPolicy } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
@@ -261,9 +261,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     destroy,
 
     startAppServer: async (input) => {
-      // Unique per start, so an instance being drained and its successor never share a
-      // namespace, socket or cgroup; short enough for a unix socket path.
-      const instanceId = `prod-${createHash('sha256').update(input.appId).digest('hex').slice(0, 12)}-${randomBytes(4).toString('hex')}`
+      const instanceId = createInstanceId(input.appId)
       const deployPath = await realpath(input.deployPath)
       await mkdir(input.dataPath, { recursive: true, mode: 0o700 })
       const boxSandbox = sandbox.forBox({
