@@ -93,7 +93,10 @@ export function createApp({
   })
 
   // The chat stream authenticates with a short-lived JWT in its URL (EventSource sends no headers).
-  app.route('/', conversationListenRoutes({ db, auth, config, authCache, runtime: conversations }))
+  app.route(
+    '/',
+    conversationListenRoutes({ db, auth, config, authCache, runtime: conversations, devboxes }),
+  )
   app.use('/api/*', requireSession(auth, config, authCache))
   app.route('/', adminRoutes())
   app.route('/', modelRoutes(config))

@@ -81,6 +81,12 @@ export type Devbox = {
   }
   /** Commits every change in the workspace; returns the commit id, or undefined when clean. */
   checkpoint: (message: string) => Promise<string | undefined>
+  /**
+   * Stops the dev server of an idle box and frees what the box keeps only for it (its network
+   * bridge); the next `devServer.start()` or command brings them back. Without it, idling only
+   * stops the dev server (docs/architecture/devbox.md "Idle dev servers").
+   */
+  suspend?: () => Promise<void>
 }
 
 export type DevboxDriver = {

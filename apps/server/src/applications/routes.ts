@@ -79,7 +79,9 @@ export function applicationRoutes(options: ApplicationRoutesOptions) {
     if (state === 'failed') {
       return context.json({ ready: false, error: 'The dev box could not be started.' })
     }
-    return context.json({ ready: state === 'ready' && (await devboxes.isEditorReady(record.id)) })
+    if (state !== 'ready') return context.json({ ready: false })
+    const ready = await devboxes.isEditorReady(record.id)
+    return context.json(ready ? { ready } : { ready, starting_preview: true })
   })
 
   app.post('/api/applications/:id/deploy', requirePlatformAdmin, async (context) =>

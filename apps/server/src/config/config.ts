@@ -101,6 +101,8 @@ const environmentSchema = z.object({
   DEVBOX_CPUS: z.coerce.number().min(0.05).max(1024).default(1),
   DEVBOX_DISK_MB: z.coerce.number().int().min(64).max(10_485_760).default(2048),
   DEVBOX_UID: z.coerce.number().int().min(1000).max(4_294_967_294).default(61000),
+  // Fractions allowed (tests use a second or two); 0: dev servers are never stopped for idleness.
+  DEVBOX_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(10),
   // Set by npm when Sprout runs through `npm start`: the registry boxes may reach with DEVBOX_EGRESS=registry.
   npm_config_registry: z.string().url().default('https://registry.npmjs.org/'),
 })
@@ -142,6 +144,8 @@ export type Config = {
     limits: { pids: number; memoryMb: number; cpus: number; diskMb: number }
     boxUid: number
     registryUrl: string
+    /** DEVBOX_IDLE_MINUTES: a dev server unused this long is stopped until its next use. */
+    idleMinutes: number
   }
   /** Where the agent's web_search goes; the tool is not offered when none is set. */
   webSearch: { searxngUrl?: string; braveApiKey?: string; tavilyApiKey?: string }
@@ -215,6 +219,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       },
       boxUid: values.DEVBOX_UID,
       registryUrl: values.npm_config_registry,
+      idleMinutes: values.DEVBOX_IDLE_MINUTES,
     },
   }
 }

@@ -7,6 +7,7 @@ import type { Auth } from '../auth/auth.ts'
 import type { AuthCache } from '../auth/auth-cache.ts'
 import { requireSession } from '../auth/require-session.ts'
 import type { Config } from '../config/config.ts'
+import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { notFound, unauthorized } from '../errors/app-error.ts'
 import { parseQuery } from '../http/parse-request.ts'
 import { findMembership } from '../organizations/service.ts'
@@ -29,6 +30,7 @@ export function conversationListenRoutes(options: {
   config: Config
   authCache: AuthCache
   runtime: ConversationRuntime
+  devboxes: DevboxRuntime
 }) {
   const { db, auth, runtime } = options
   const session = requireSession(auth, options.config, options.authCache)
@@ -61,12 +63,20 @@ export function conversationListenRoutes(options: {
       : undefined
     // The same answer for a missing conversation and one the caller may not see.
     if (!conversation || !membership) throw notFound('Conversation not found')
-    return sseResponse(context, {
-      hub: runtime.hub,
-      store: runtime.store,
-      conversationId: conversation.id,
-      after: lastEventIdOf(context, query.last_event_id),
-    })
+    // An open builder keeps its app's dev server from idling (docs/architecture/devbox.md).
+    const release = options.devboxes.hold(context.req.param('id'))
+    try {
+      return await sseResponse(context, {
+        hub: runtime.hub,
+        store: runtime.store,
+        conversationId: conversation.id,
+        after: lastEventIdOf(context, query.last_event_id),
+        onClose: release,
+      })
+    } catch (error) {
+      release()
+      throw error
+    }
   })
   return app
 }

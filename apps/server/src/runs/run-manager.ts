@@ -201,9 +201,14 @@ export function createRunManager(options: {
         openingFailed: false,
       }
       const withWindow = { ...input, contextWindow: contextWindowOf(input.model) }
+      // A running run keeps its app's dev server from idling (docs/architecture/devbox.md).
+      const { applicationId, kind } = input.conversation
+      const releaseBox =
+        kind === 'builder' && applicationId ? options.devboxes.hold(applicationId) : undefined
       run.done = executeRun(environment, run, withWindow, model, opened.history)
         .catch((error: unknown) => console.error('[runs] closing a run failed:', error))
         .finally(() => {
+          releaseBox?.()
           if (active.get(conversationId) === run) active.delete(conversationId)
         })
       active.set(conversationId, run)

@@ -29,6 +29,8 @@ export type EventStreamOptions = {
   store: EventStore
   conversationId: string
   after: number | undefined
+  /** Called once when the listener goes away or the stream ends (by `openEventStream`, `sseResponse`). */
+  onClose?: () => void
 }
 
 /** One listener's SSE bytes, taken as the client's socket accepts them. */
@@ -48,19 +50,31 @@ export async function openEventStream(
   options: EventStreamOptions,
 ): Promise<ReadableStream<Uint8Array>> {
   const session = await openEventSession(options)
+  let onClose = options.onClose
+  const ended = () => {
+    onClose?.()
+    onClose = undefined
+  }
+  const close = () => {
+    session.close()
+    ended()
+  }
   return new ReadableStream<Uint8Array>(
     {
       pull: async (controller) => {
         try {
           const bytes = await session.next()
           if (bytes) controller.enqueue(bytes)
-          else controller.close()
+          else {
+            ended()
+            controller.close()
+          }
         } catch (error) {
-          session.close()
+          close()
           controller.error(error)
         }
       },
-      cancel: () => session.close(),
+      cancel: close,
     },
     { highWaterMark: 0 },
   )

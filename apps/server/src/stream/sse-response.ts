@@ -24,7 +24,7 @@ export async function sseResponse(
   const outgoing = context.env?.outgoing as ServerResponse | undefined
   if (!outgoing) return new Response(await openEventStream(options), { headers: sseHeaders })
   const session = await openEventSession(options)
-  void writeEvents(session, outgoing)
+  void writeEvents(session, outgoing).finally(() => options.onClose?.())
   return RESPONSE_ALREADY_SENT
 }
 

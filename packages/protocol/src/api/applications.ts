@@ -35,7 +35,12 @@ export type Application = z.infer<typeof applicationSchema>
 export const applicationListSchema = z.array(applicationSchema)
 
 /** `error` is set when the dev box could not be started: stop polling and tell the user. */
-export const editorReadySchema = z.object({ ready: z.boolean(), error: z.string().optional() })
+/** `starting_preview`: the box exists and its dev server is starting again (after idling). */
+export const editorReadySchema = z.object({
+  ready: z.boolean(),
+  error: z.string().optional(),
+  starting_preview: z.boolean().optional(),
+})
 
 export const devboxTokenRequestSchema = z.object({ devbox_url: z.string().min(1) })
 export const devboxTokenResponseSchema = z.object({ token: z.string() })

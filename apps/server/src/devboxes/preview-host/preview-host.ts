@@ -17,6 +17,15 @@ import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
 
 export const CALLBACK_PATH = '/__sprout/auth/callback'
+/**
+ * How long a page request waits for an idle (or just reopened) dev server to start before it is
+ * answered with the self-refreshing 'Starting preview…' page instead; other requests (modules,
+ * `fetch` calls, the HMR socket) cannot show a page, so they wait longer.
+ */
+const pageWaitMs = 8000
+const otherWaitMs = 30_000
+/** Vite's client probes with this WebSocket protocol until its server is back: not a use. */
+const vitePingProtocol = 'vite-ping'
 
 type ApplicationRef = { id: string; organizationId: string }
 
@@ -113,12 +122,16 @@ export function createPreviewHost(options: PreviewHostOptions) {
         response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
         return response.end()
       }
-      const target = devboxes.box(application.id)?.devServer.target()
+      const wantsPage = (request.headers.accept ?? '').includes('text/html')
+      const target = await devboxes.previewTarget(
+        application.id,
+        wantsPage ? pageWaitMs : otherWaitMs,
+      )
       if (!target) {
         return sendHostPage(response, 503, {
-          title: 'Starting your app…',
+          title: 'Starting preview…',
           message: 'The dev server is starting. This page reloads by itself.',
-          refreshSeconds: 2,
+          refreshSeconds: 1,
         })
       }
       proxyHttp(request, response, target)
@@ -126,12 +139,21 @@ export function createPreviewHost(options: PreviewHostOptions) {
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {
       const application = await authorize(request, slug)
-      const target = application ? devboxes.box(application.id)?.devServer.target() : undefined
-      if (!target) {
+      if (!application) {
         socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n')
         return
       }
-      proxyUpgrade(request, socket, head, target)
+      // An open preview tab whose dev server idled probes until it is back; that alone must not
+      // start it again (docs/architecture/devbox.md "Idle dev servers").
+      const probe = request.headers['sec-websocket-protocol'] === vitePingProtocol
+      const target = probe
+        ? devboxes.devServerTarget(application.id)
+        : await devboxes.previewTarget(application.id, otherWaitMs)
+      if (!target) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\n\r\n')
+        return
+      }
+      proxyUpgrade(request, socket, head, target, () => devboxes.touch(application.id))
     },
   }
 }

@@ -116,12 +116,13 @@ export function proxyHttp(
   request.pipe(upstream)
 }
 
-/** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server. */
+/** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server; `onMessage`: the browser spoke. */
 export function proxyUpgrade(
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
   target: DevServerTarget,
+  onMessage?: () => void,
 ) {
   const upstream = http.request({
     ...targetConnection(target),
@@ -144,6 +145,7 @@ export function proxyUpgrade(
     if (upstreamHead.length > 0) socket.write(upstreamHead)
     if (head.length > 0) upstreamSocket.write(head)
     upstreamSocket.pipe(socket).pipe(upstreamSocket)
+    if (onMessage) socket.on('data', onMessage)
     upstreamSocket.on('error', () => socket.destroy())
     socket.on('error', () => upstreamSocket.destroy())
   })

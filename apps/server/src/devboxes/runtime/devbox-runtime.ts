@@ -4,13 +4,20 @@ import type { Database } from '@sprout/db/database.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
-import type { Devbox, DevboxDriver, PackType } from '@sprout/devbox/devbox-driver.ts'
+import type {
+  Devbox,
+  DevboxDriver,
+  DevServerStatus,
+  DevServerTarget,
+  PackType,
+} from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { eq } from 'drizzle-orm'
+import { createUsageTracker } from './usage-tracker.ts'
 
 export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
 
@@ -18,6 +25,8 @@ export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
 const maxConcurrentOpens = 2
 /** How long a run waits for its box after a restart (a dev server's start timeout is 60 s). */
 const readyTimeoutMs = 90_000
+/** Idle dev servers are looked for this often at most (a quarter of the idle time, 50 ms..30 s). */
+const maxSweepMs = 30_000
 
 /** Runs at most `slots` of the given tasks at once, the rest in the order they came. */
 function createLimiter(slots: number) {
@@ -51,8 +60,21 @@ export function createDevboxRuntime(options: {
   confinement?: DevboxConfinement
   /** The production servers of deployed apps (docs/architecture/devbox.md "Production servers"). */
   appServers?: AppServerManager
+  /**
+   * DEVBOX_IDLE_MINUTES in ms: an application's dev server unused that long is stopped and
+   * started again on its next use; 0 or unset: never (docs/architecture/devbox.md "Idle dev servers").
+   */
+  idleMs?: number
+  now?: () => number
 }) {
   const { db, driver, pool, logger } = options
+  const idleMs = options.idleMs ?? 0
+  const usage = createUsageTracker({ idleMs, now: options.now })
+  /** Applications whose dev server was stopped for idleness, until it has started again. */
+  const suspended = new Set<string>()
+  const suspending = new Map<string, Promise<void>>()
+  const waking = new Map<string, Promise<void>>()
+  let sweepTimer: NodeJS.Timeout | undefined
   const boxes = new Map<string, Devbox>()
   const states = new Map<string, DevboxState>()
   const pending = new Set<Promise<unknown>>()
@@ -69,6 +91,7 @@ export function createDevboxRuntime(options: {
   }
 
   const markReady = async (applicationId: string, box: Devbox) => {
+    usage.touch(applicationId)
     boxes.set(applicationId, box)
     states.set(applicationId, 'ready')
     await db
@@ -123,6 +146,7 @@ export function createDevboxRuntime(options: {
             // The application was deleted while its box was being opened.
             if (!states.has(applicationId)) return undefined
             // Its row already says ready: only this process's maps change.
+            usage.touch(applicationId)
             boxes.set(applicationId, box)
             states.set(applicationId, 'ready')
             return box
@@ -135,6 +159,57 @@ export function createDevboxRuntime(options: {
       })().finally(() => opening.delete(applicationId)),
     )
     opening.set(applicationId, work)
+    return work
+  }
+
+  /** Stops the dev servers nobody used for the idle time; the pool's boxes are not in `boxes`. */
+  const suspendIdle = () => {
+    for (const applicationId of usage.idle(boxes.keys())) {
+      const box = boxes.get(applicationId)
+      if (!box || suspended.has(applicationId) || waking.has(applicationId)) continue
+      suspended.add(applicationId)
+      logger.info('Stopping an idle dev server', { applicationId, boxId: box.id })
+      const work = track(box.suspend ? box.suspend() : box.devServer.stop())
+        .catch((error: Error) =>
+          logger.warn('Stopping an idle dev server failed', {
+            applicationId,
+            error: error.message,
+          }),
+        )
+        .finally(() => suspending.delete(applicationId))
+      suspending.set(applicationId, work)
+    }
+  }
+
+  /** A use: touches the application and starts its dev server again when it was idled. */
+  const wake = (applicationId: string): Promise<void> => {
+    usage.touch(applicationId)
+    if (!suspended.has(applicationId)) return Promise.resolve()
+    const already = waking.get(applicationId)
+    if (already) return already
+    const work = track(
+      (async () => {
+        await suspending.get(applicationId)
+        const startedAt = Date.now()
+        try {
+          await boxes.get(applicationId)?.devServer.start()
+          logger.info('Started an idle dev server again', {
+            applicationId,
+            durationMs: Date.now() - startedAt,
+          })
+        } catch (error) {
+          // The dev server keeps restarting by itself; its logs say why it failed.
+          logger.warn('An idle dev server did not start again', {
+            applicationId,
+            error: (error as Error).message,
+          })
+        } finally {
+          suspended.delete(applicationId)
+          usage.touch(applicationId)
+        }
+      })().finally(() => waking.delete(applicationId)),
+    )
+    waking.set(applicationId, work)
     return work
   }
 
@@ -162,6 +237,45 @@ export function createDevboxRuntime(options: {
       void provisionCold(applicationId, packType, id)
     },
 
+    /** A use of the application's preview (an HMR message): postpones its idle stop. */
+    touch: (applicationId: string) => usage.touch(applicationId),
+
+    /**
+     * Keeps the application's dev server from idling (a running agent run, an open builder)
+     * until the returned function is called.
+     */
+    hold: (applicationId: string) => usage.hold(applicationId),
+
+    /** Where the dev server answers while it runs, without counting as a use. */
+    devServerTarget: (applicationId: string) => boxes.get(applicationId)?.devServer.target(),
+
+    /** The dev server's status without counting as a use (tests, the admin). */
+    devServerStatus: (applicationId: string): DevServerStatus | undefined =>
+      boxes.get(applicationId)?.devServer.status(),
+
+    /**
+     * Where the preview proxy reaches the application's dev server: a use that opens the box or
+     * starts an idle dev server, waiting up to `timeoutMs` for it to answer; undefined if not.
+     */
+    previewTarget: async (
+      applicationId: string,
+      timeoutMs: number,
+    ): Promise<DevServerTarget | undefined> => {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        if (unopened.has(applicationId)) void ensureOpen(applicationId)
+        void wake(applicationId)
+        const state = states.get(applicationId)
+        if (state === undefined || state === 'failed') return undefined
+        const devServer = boxes.get(applicationId)?.devServer
+        const target = devServer?.target()
+        if (target || Date.now() >= deadline) return target
+        // A dev server that app code broke restarts by itself; waiting would only delay the page.
+        if (devServer?.status() === 'crashed' && !waking.has(applicationId)) return undefined
+        await delay(25)
+      }
+    },
+
     /** The box's state; asking is a use, so a box not opened since the restart starts opening. */
     state: (applicationId: string): DevboxState => {
       if (unopened.has(applicationId)) void ensureOpen(applicationId)
@@ -175,6 +289,7 @@ export function createDevboxRuntime(options: {
     box: (applicationId: string) => {
       const box = boxes.get(applicationId)
       if (!box && unopened.has(applicationId)) void ensureOpen(applicationId)
+      if (box) void wake(applicationId)
       return box
     },
 
@@ -188,12 +303,14 @@ export function createDevboxRuntime(options: {
       while (states.get(applicationId) === 'provisioning' && Date.now() < deadline) {
         await delay(100)
       }
+      if (boxes.has(applicationId)) await wake(applicationId)
       return boxes.get(applicationId)
     },
 
     /** Ready when the box exists and its dev server answers HTTP. */
     isEditorReady: async (applicationId: string) => {
       if (unopened.has(applicationId)) void ensureOpen(applicationId)
+      if (boxes.has(applicationId)) void wake(applicationId)
       const target = boxes.get(applicationId)?.devServer.target()
       if (!target) return false
       try {
@@ -208,7 +325,10 @@ export function createDevboxRuntime(options: {
       boxes.delete(applicationId)
       states.delete(applicationId)
       unopened.delete(applicationId)
+      usage.forget(applicationId)
+      suspended.delete(applicationId)
       await opening.get(applicationId)
+      await suspending.get(applicationId)
       for (const row of rows) await driver.destroy(row.id)
     },
 
@@ -218,6 +338,10 @@ export function createDevboxRuntime(options: {
      * wait for dev servers however many workspaces there are.
      */
     start: async () => {
+      if (idleMs > 0) {
+        sweepTimer = setInterval(suspendIdle, Math.min(maxSweepMs, Math.max(50, idleMs / 4)))
+        sweepTimer.unref()
+      }
       poolStarted = track(pool.start())
       const rows = await db.select().from(devboxes)
       for (const row of rows) {
@@ -241,6 +365,7 @@ export function createDevboxRuntime(options: {
     },
 
     stop: async () => {
+      clearInterval(sweepTimer)
       await Promise.allSettled([...pending])
       await pool.close()
       // Production servers start again on their first request after a restart.

@@ -12,8 +12,11 @@ export type PreviewPaneProps = {
   /** The application's preview and deploy addresses; none: 'No preview available'. */
   previewUrl?: string
   prodUrl?: string
-  /** The dev box's readiness; until it is ready the pane says 'Starting your app…'. */
-  readiness?: { ready: boolean; error?: string }
+  /**
+   * The dev box's readiness; until it is ready the pane says 'Starting your app…', or 'Starting
+   * preview…' when the box exists and its dev server starts again after idling.
+   */
+  readiness?: { ready: boolean; error?: string; starting_preview?: boolean }
   /** More toolbar buttons, e.g. the admin's deploy button. */
   actions?: ReactNode
   /** Under the preview, e.g. the compact error list. */
@@ -60,6 +63,12 @@ export function PreviewPane({
     body = (
       <PreviewMessage title="Your app could not start" tone="error">
         {readiness.error}
+      </PreviewMessage>
+    )
+  } else if (!ready && readiness?.starting_preview) {
+    body = (
+      <PreviewMessage title="Starting preview…" busy>
+        The dev server was stopped while nobody used it. It is back in a moment.
       </PreviewMessage>
     )
   } else if (!ready) {

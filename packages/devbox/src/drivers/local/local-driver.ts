@@ -156,6 +156,11 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         env: options.devServerEnv,
       }),
       checkpoint: (message) => checkpointWorkspace(exec, message),
+      suspend: async () => {
+        await box.devServer.stop()
+        // The next start or command prepares the sandbox again (BoxSandbox.prepare).
+        await boxSandbox.release()
+      },
     }
     const entry = { box, stopAll, release: boxSandbox.release }
     attached.set(id, entry)
