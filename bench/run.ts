@@ -1,6 +1,7 @@
 // `npm run bench [name…]`: runs the benchmarks and prints their figures (copy them into
 // docs/performance.md with the date, the machine and the command).
 import os from 'node:os'
+import { benchAppServers } from './app-servers.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchConfinement } from './confinement.ts'
@@ -19,6 +20,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
   'test-setup': benchTestSetup,
+  'app-servers': benchAppServers,
 }
 
 const selected = process.argv.slice(2)
