@@ -16,6 +16,7 @@ import { useModels } from '../features/models/use-models.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 import { PreviewErrorsPlaceholder } from '../features/preview/preview-errors-placeholder.tsx'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
+import { VaultButton } from '../features/vault/vault-button.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
 import { ApiError } from '../lib/api-error.ts'
 
@@ -75,15 +76,18 @@ function BuilderPage() {
         prodUrl={data.prod_url}
         readiness={readiness.data}
         actions={
-          admin.data?.isAdmin && (
-            <DeployButton
-              applicationId={data.id}
-              deployed={Boolean(data.prod_url)}
-              onDeployed={() =>
-                void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
-              }
-            />
-          )
+          <>
+            <VaultButton applicationId={data.id} />
+            {admin.data?.isAdmin && (
+              <DeployButton
+                applicationId={data.id}
+                deployed={Boolean(data.prod_url)}
+                onDeployed={() =>
+                  void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
+                }
+              />
+            )}
+          </>
         }
         footer={<PreviewErrorsPlaceholder />}
       />

@@ -1,8 +1,9 @@
 import { SECRET_CONFIRMATION_MODEL_ID } from '@sprout/protocol/constants.ts'
 import { secretSetMessage } from '@sprout/protocol/text/secret-request.ts'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { CenteredSpinner } from '../../components/ui/spinner.tsx'
+import { listSecretKeys, vaultQueryKey } from '../../lib/vault-api.ts'
 import type { ConversationSummary } from './chat-api.ts'
 import { ChatPanel } from './chat-panel.tsx'
 import { ConversationList } from './conversation-list.tsx'
@@ -63,6 +64,13 @@ export function ChatWorkspace({
     wasRunning.current = isRunning
   }, [isRunning, refreshConversations])
 
+  // A request whose key the vault already holds shows as saved (after a reload, too).
+  const vault = useQuery({
+    queryKey: vaultQueryKey(applicationId),
+    queryFn: () => listSecretKeys(applicationId),
+  })
+  const savedKeys = vault.data?.map((entry) => entry.key).join('\n') ?? ''
+
   // Stable for the memoised transcript; the latest send and model are read when a secret is set.
   const latest = useRef({ send: chat.send, model })
   latest.current = { send: chat.send, model }
@@ -71,16 +79,18 @@ export function ChatWorkspace({
       <SecretRequestWidget
         applicationId={applicationId}
         secretKey={key}
-        onSaved={(savedKey) =>
+        alreadySaved={savedKeys.split('\n').includes(key)}
+        onSaved={(savedKey) => {
+          void queryClient.invalidateQueries({ queryKey: vaultQueryKey(applicationId) })
           latest.current.send(
             secretSetMessage(savedKey),
             SECRET_CONFIRMATION_MODEL_ID,
             latest.current.model,
           )
-        }
+        }}
       />
     ),
-    [applicationId],
+    [applicationId, savedKeys, queryClient],
   )
 
   const openConversation = (conversation: ConversationSummary) => {

@@ -85,4 +85,47 @@ describe('SecretRequestWidget', () => {
     expect(valueInput(container).disabled).toBe(false)
     expect(valueInput(container).value).toBe('sk_live_123')
   })
+  it("falls back to 'Failed to store secret' when the server gives no text", async () => {
+    vi.stubGlobal('fetch', async () => new Response('', { status: 502 }))
+    const container = render(
+      <SecretRequestWidget applicationId="app-1" secretKey="STRIPE_KEY" onSaved={() => {}} />,
+    )
+    type(valueInput(container), 'sk_live_123')
+    act(() => buttonWithText(container, 'Set').click())
+    await settle()
+    expect(container.textContent).toContain('Failed to store secret')
+  })
+
+  it("reads 'Saving...' with the input and buttons disabled while the value is stored", async () => {
+    let answer: (response: Response) => void = () => {}
+    vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answer = resolve)))
+    const container = render(
+      <SecretRequestWidget applicationId="app-1" secretKey="STRIPE_KEY" onSaved={() => {}} />,
+    )
+    type(valueInput(container), 'sk_live_123')
+    act(() => {
+      valueInput(container).dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }),
+      )
+    })
+    expect(buttonWithText(container, 'Saving...').disabled).toBe(true)
+    expect(buttonWithText(container, 'Show').disabled).toBe(true)
+    expect(valueInput(container).disabled).toBe(true)
+    answer(new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } }))
+    await settle()
+    expect(container.querySelector('[data-testid="secret-saved"]')).not.toBeNull()
+  })
+
+  it('shows a key the vault already holds as saved (after a reload)', () => {
+    const container = render(
+      <SecretRequestWidget
+        applicationId="app-1"
+        secretKey="STRIPE_KEY"
+        alreadySaved
+        onSaved={() => {}}
+      />,
+    )
+    expect(container.querySelector('[data-testid="secret-saved"]')?.textContent).toContain('Saved')
+    expect(valueInput(container)).toBeNull()
+  })
 })

@@ -1,7 +1,6 @@
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react'
-import { ApiError } from '../../lib/api-error.ts'
 import { classNames } from '../../lib/class-names.ts'
-import { storeSecret } from './vault-api.ts'
+import { storeSecret, vaultErrorMessage } from '../../lib/vault-api.ts'
 
 const VALUE_REQUIRED = 'Value is required'
 const STORE_FAILED = 'Failed to store secret'
@@ -9,6 +8,8 @@ const STORE_FAILED = 'Failed to store secret'
 type SecretRequestWidgetProps = {
   applicationId: string
   secretKey: string
+  /** The vault already holds this key (e.g. after a reload): shown as saved from the start. */
+  alreadySaved?: boolean
   /** After a successful save: the chat tells the agent the secret is set. */
   onSaved: (key: string) => void
 }
@@ -22,6 +23,7 @@ type WidgetState = { kind: 'idle'; error?: string } | { kind: 'saving' } | { kin
 export function SecretRequestWidget({
   applicationId,
   secretKey,
+  alreadySaved = false,
   onSaved,
 }: SecretRequestWidgetProps) {
   const [value, setValue] = useState('')
@@ -30,7 +32,7 @@ export function SecretRequestWidget({
   const inputId = useId()
   const errorId = useId()
 
-  if (state.kind === 'saved') {
+  if (state.kind === 'saved' || (alreadySaved && state.kind === 'idle' && !state.error)) {
     return (
       <p
         data-testid="secret-saved"
@@ -61,8 +63,7 @@ export function SecretRequestWidget({
       setState({ kind: 'saved' })
       onSaved(secretKey)
     } catch (failure) {
-      const message = failure instanceof ApiError && failure.status !== 0 ? failure.message : ''
-      setState({ kind: 'idle', error: message || STORE_FAILED })
+      setState({ kind: 'idle', error: vaultErrorMessage(failure, STORE_FAILED) })
     }
   }
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { iconButtonClasses } from '../../components/ui/icon-button.tsx'
-import { ExternalLinkIcon, GlobeIcon, KeyIcon, RefreshIcon } from '../../components/ui/icons.tsx'
+import { ExternalLinkIcon, GlobeIcon, RefreshIcon } from '../../components/ui/icons.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import { devboxHandOffPath } from '../../lib/devbox-hand-off.ts'
 
@@ -16,6 +16,7 @@ type PreviewToolbarProps = {
   status: keyof typeof statusLabels
   canRefresh: boolean
   onRefresh: () => void
+  /** After refresh and open: the 'Vault Secrets' button, then the admin's deploy button. */
   actions?: ReactNode
 }
 
@@ -88,16 +89,6 @@ export function PreviewToolbar({
             <ExternalLinkIcon />
           </button>
         )}
-        {/* The vault arrives with its own issue. */}
-        <button
-          type="button"
-          aria-label="Vault Secrets"
-          title="Coming soon"
-          disabled
-          className={iconButtonClasses}
-        >
-          <KeyIcon />
-        </button>
         {actions}
       </div>
     </div>
