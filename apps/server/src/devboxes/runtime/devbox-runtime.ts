@@ -1,3 +1,4 @@
+// Long file: one closure owns the process's boxes, from attach and re-opening to idling and waking.
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Database } from '@sprout/db/database.ts'

@@ -1,3 +1,4 @@
+// Long file: the driver's one closure owns its attached boxes, provisioning and production servers.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
