@@ -27,9 +27,11 @@ export const databasePath = path.resolve(
 mkdirSync(path.dirname(databasePath), { recursive: true })
 
 export const db = new DatabaseSync(databasePath)
-// WAL lets reads go on while a write is under way; the busy timeout waits for a lock instead of
-// failing when the dev server and a script write at the same moment.
+// WAL lets reads go on while a write is under way, and with synchronous = NORMAL a write does not
+// wait for the disk (a crash of the app loses nothing; a power cut may lose the last writes).
+// The busy timeout waits for a lock instead of failing when two processes write at once.
 db.exec('PRAGMA journal_mode = WAL')
+db.exec('PRAGMA synchronous = NORMAL')
 db.exec('PRAGMA busy_timeout = 5000')
 db.exec('PRAGMA foreign_keys = ON')
 
