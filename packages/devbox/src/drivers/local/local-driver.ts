@@ -1,21 +1,21 @@
 // Long file: the driver's one closure owns its attached boxes, provisioning and production servers.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
-import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
+import { copyFile, cp, mkdir, realpath, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import type { AppServerInstance, StartAppServer } from '../../app-servers/app-server-instance.ts'
-import { createInstanceId } from '../../app-servers/instance-id.ts'
+import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
 import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
 import type { EgressPolicy } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
-import { startAppServerProcess } from './app-server-process.ts'
+import { createAppServerStarter } from './app-server-starter.ts'
 import type { BoxLimits } from './box-cgroup.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { createBoxExec } from './box-exec.ts'
 import { checkpointWorkspace } from './checkpoint.ts'
 import { createDependencyCache } from './dependency-cache.ts'
 import { createDevServer, type DevServer } from './dev-server.ts'
+import { ensureOwner } from './ensure-owner.ts'
 import { createSandbox, type Enforcement, type SandboxMode } from './sandbox.ts'
 import { createWorkspaceFiles } from './workspace-files.ts'
 
@@ -98,7 +98,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     logger,
   })
   const attached = new Map<string, AttachedBox>()
-  const appServers = new Set<AppServerInstance>()
+  const appServers = createAppServerStarter({ sandbox, logger })
 
   const workspacePathOf = (id: string) => {
     if (!boxIdPattern.test(id)) {
@@ -266,47 +266,12 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
     destroy,
 
-    startAppServer: async (input) => {
-      const instanceId = createInstanceId(input.appId)
-      const deployPath = await realpath(input.deployPath)
-      await mkdir(input.dataPath, { recursive: true, mode: 0o700 })
-      const boxSandbox = sandbox.forBox({
-        boxId: instanceId,
-        workspacePath: deployPath,
-        dataPath: input.dataPath,
-        readOnlyWorkspace: true,
-      })
-      if (boxSandbox.owner) {
-        await ensureOwner(input.dataPath, boxSandbox.owner)
-        // The deploy is the server's copy, readable by the box's uid whatever the umask was.
-        await runFile('chmod', ['-R', 'a+rX', deployPath])
-      }
-      const instance = await startAppServerProcess({
-        ...input,
-        instanceId,
-        deployPath,
-        sandbox: boxSandbox,
-        logger,
-      })
-      appServers.add(instance)
-      void instance.exited.then(() => appServers.delete(instance))
-      return instance
-    },
+    startAppServer: appServers.start,
 
     shutdown: async () => {
-      await Promise.all([
-        ...[...attached.keys()].map((id) => detach(id)),
-        ...[...appServers].map((instance) => instance.stop()),
-      ])
+      await Promise.all([...[...attached.keys()].map((id) => detach(id)), appServers.stopAll()])
     },
   }
-}
-
-/** The workspace belongs to the box's uid (a workspace made before confinement is handed over). */
-async function ensureOwner(workspacePath: string, owner: { uid: number; gid: number }) {
-  const current = await stat(workspacePath)
-  if (current.uid === owner.uid && current.gid === owner.gid) return
-  await runFile('chown', ['-R', '--no-dereference', `${owner.uid}:${owner.gid}`, workspacePath])
 }
 
 async function initializeRepository(workspacePath: string, packType: PackType) {

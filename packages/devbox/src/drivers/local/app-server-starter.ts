@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process'
+import { mkdir, realpath } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import type { AppServerInstance, StartAppServer } from '../../app-servers/app-server-instance.ts'
+import { createInstanceId } from '../../app-servers/instance-id.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import { startAppServerProcess } from './app-server-process.ts'
+import { ensureOwner } from './ensure-owner.ts'
+import type { Sandbox } from './sandbox.ts'
+
+const runFile = promisify(execFile)
+
+/**
+ * The local driver's production servers (docs/architecture/devbox.md, "Production servers"):
+ * each instance in a sandbox of its own, its deploy read-only and its data folder owned by the
+ * box uid; `stopAll` at the driver's shutdown.
+ */
+export function createAppServerStarter(input: { sandbox: Sandbox; logger: DevboxLogger }) {
+  const running = new Set<AppServerInstance>()
+  const start: StartAppServer = async (request) => {
+    const instanceId = createInstanceId(request.appId)
+    const deployPath = await realpath(request.deployPath)
+    await mkdir(request.dataPath, { recursive: true, mode: 0o700 })
+    const boxSandbox = input.sandbox.forBox({
+      boxId: instanceId,
+      workspacePath: deployPath,
+      dataPath: request.dataPath,
+      readOnlyWorkspace: true,
+    })
+    if (boxSandbox.owner) {
+      await ensureOwner(request.dataPath, boxSandbox.owner)
+      // The deploy is the server's copy, readable by the box's uid whatever the umask was.
+      await runFile('chmod', ['-R', 'a+rX', deployPath])
+    }
+    const instance = await startAppServerProcess({
+      ...request,
+      instanceId,
+      deployPath,
+      sandbox: boxSandbox,
+      logger: input.logger,
+    })
+    running.add(instance)
+    void instance.exited.then(() => running.delete(instance))
+    return instance
+  }
+  return {
+    start,
+    stopAll: async () => {
+      await Promise.all([...running].map((instance) => instance.stop()))
+    },
+  }
+}
