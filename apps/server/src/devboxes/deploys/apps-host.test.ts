@@ -191,6 +191,17 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(json(woken).notes).toEqual(['milk'])
   })
 
+  it('deploys the fullstack starter as it is: its server answers /api/health in production', async () => {
+    const starter = await createApplication('The starter untouched', {})
+    const deployed = await deploy(starter.id)
+    expect(deployed).toEqual({ status: 200, body: expect.anything() })
+    const health = await get(starter.host, '/api/health')
+    expect(health.status).toBe(200)
+    expect(json(health)).toEqual({ ok: true })
+    expect((await get(starter.host, '/')).body).toContain('<div id="root">')
+    expect((await get(starter.host, '/server/main.ts')).body).not.toContain('serve(')
+  })
+
   it('stops the server and removes its data when the application is deleted', async () => {
     expect((await get(apps.full.host, '/api/version')).status).toBe(200)
     const removed = await harness.request(`/api/applications/${apps.full.id}`, {
