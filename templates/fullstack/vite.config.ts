@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type ViteDevServer } from 'vite'
 
 const port = Number(process.env.PORT) || 5173
+const apiEntry = './server/app.ts'
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
@@ -13,14 +14,18 @@ export default defineConfig(({ isSsrBuild }) => ({
     tailwindcss(),
     // One dev server for both: /api and /api/* go to server/app.ts, everything else is the client.
     devServer({
-      entry: './server/app.ts',
+      entry: apiEntry,
       exclude: [/^(?!\/api(?:[/?#]|$))/],
       injectClientScript: false,
-      loadModule: async (server, entry) => {
-        reloadChangedServerFiles(server)
-        return (await server.ssrLoadModule(entry)).app
-      },
+      loadModule: loadApi,
     }),
+    {
+      // Loads the API as soon as the dev server listens, so the first /api request is quick.
+      name: 'load-api-at-start',
+      configureServer: (server) => {
+        server.httpServer?.once('listening', () => loadApi(server).catch(() => {}))
+      },
+    },
   ],
   server: {
     host: '127.0.0.1',
@@ -44,6 +49,11 @@ export default defineConfig(({ isSsrBuild }) => ({
     : { outDir: 'dist/client' },
   ssr: isSsrBuild ? { noExternal: true, target: 'node' } : {},
 }))
+
+async function loadApi(server: ViteDevServer) {
+  reloadChangedServerFiles(server)
+  return (await server.ssrLoadModule(apiEntry)).app
+}
 
 let serverFileVersions: Map<string, string> | undefined
 

@@ -104,6 +104,19 @@ describe('the fullstack starter in a dev box', () => {
     expect(JSON.parse(listed.body).notes).toEqual([expect.objectContaining({ text: 'first note' })])
   }, 60_000)
 
+  it('applies a new migration file on the next request', async () => {
+    await box.files.write(
+      'server/migrations/002_create_tags.sql',
+      'CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n',
+    )
+    expect((await callApi(box.devServer.target(), '/api/health')).status).toBe(200)
+    expect(await queryInBox(box, 'SELECT name FROM _migrations ORDER BY name')).toEqual([
+      { name: '001_create_notes.sql' },
+      { name: '002_create_tags.sql' },
+    ])
+    expect(await queryInBox(box, 'SELECT count(*) AS notes FROM notes')).toEqual([{ notes: 1 }])
+  })
+
   it('uses an edited server file on the next request without restarting the dev server', async () => {
     const groupId = box.devServer.processGroupId()
     const source = await box.files.read('server/app.ts')
