@@ -8,6 +8,7 @@ import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
+import { benchRedaction } from './redaction.ts'
 import { benchStartup } from './startup.ts'
 import { benchStartupWorkspaces } from './startup-workspaces.ts'
 import { benchTestSetup } from './test-setup.ts'
@@ -21,6 +22,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
   'test-setup': benchTestSetup,
+  redaction: benchRedaction,
   'app-servers': benchAppServers,
   'idle-dev-servers': benchIdleDevServers,
 }

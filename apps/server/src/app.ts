@@ -58,7 +58,12 @@ export function createApp({
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
   const vault = createVault({ db, keyring: vaultKeyring })
-  const conversations = createConversationRuntime({ database, config, devboxes })
+  const conversations = createConversationRuntime({
+    database,
+    config,
+    devboxes,
+    secrets: vault.runSecrets,
+  })
   const app = new Hono<AppEnv>()
   app.onError(onError)
 

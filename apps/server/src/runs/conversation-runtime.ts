@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { createEventHub } from '../stream/event-hub.ts'
 import { createEventStore, type EventStore } from '../stream/event-store.ts'
+import type { RunSecrets } from '../vault/service.ts'
 import { createRunManager } from './run-manager.ts'
 import { defaultRunSettings, type RunSettings } from './run-settings.ts'
 
@@ -14,6 +15,8 @@ export function createConversationRuntime(options: {
   config: Config
   devboxes: DevboxRuntime
   settings?: Partial<RunSettings>
+  /** The vault's side of runs: secrets in the agent's commands, redacted from what is stored. */
+  secrets?: RunSecrets
 }) {
   const settings: RunSettings = { ...defaultRunSettings, ...options.settings }
   let store: EventStore | undefined

@@ -10,6 +10,7 @@ import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { AppError, conflict } from '../errors/app-error.ts'
 import type { EventStore } from '../stream/event-store.ts'
+import type { ApplicationSecrets, RunSecrets } from '../vault/service.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
 import type { RunSettings } from './run-settings.ts'
@@ -51,6 +52,32 @@ export type RunEnvironment = {
   settings: RunSettings
   isHalted: () => boolean
   checkpoint: (applicationId: string, commit: () => Promise<unknown>) => Promise<unknown>
+  /** The vault: secrets for the agent's commands, and their redaction; none in some tests. */
+  secrets?: RunSecrets
+}
+
+/**
+ * The vault's values reach the agent's commands as environment variables, and are redacted from
+ * everything the tools return or stream (docs/product/vault.md "Where values go"). The latest
+ * values are used, so a secret set during a run is there for the next command.
+ */
+function toolContextFor(
+  box: Devbox,
+  secrets: () => ApplicationSecrets | undefined,
+  webSearch: Config['webSearch'],
+) {
+  return {
+    devbox: {
+      files: box.files,
+      devServer: box.devServer,
+      exec: (command: string, options: Parameters<Devbox['exec']>[1]) =>
+        box.exec(command, { ...options, env: { ...secrets()?.env, ...options.env } }),
+    },
+    redact: (text: string) => secrets()?.redactor.redact(text) ?? text,
+    redactStream: () =>
+      secrets()?.redactor.stream() ?? { push: (text: string) => text, flush: () => '' },
+    webSearch,
+  }
 }
 
 /** Anthropic and others attach provider metadata to chunks; the chat has no use for it. */
@@ -89,13 +116,17 @@ export async function executeRun(
         'The dev box of this application is not ready yet. Wait for the preview, then retry.',
       )
     }
+    const applicationId = conversation.applicationId ?? ''
+    const loadedSecrets =
+      box && environment.secrets ? await environment.secrets.load(applicationId) : undefined
+    const secrets = () => environment.secrets?.current(applicationId) ?? loadedSecrets
     const result = await runAgent({
       model,
       modelId: input.model,
       contextWindow: input.contextWindow,
       system: typeof input.system === 'string' ? input.system : input.system(box),
       messages: history,
-      ...(box ? { toolContext: { devbox: box, webSearch: environment.config.webSearch } } : {}),
+      ...(box ? { toolContext: toolContextFor(box, secrets, environment.config.webSearch) } : {}),
       abortSignal: run.controller.signal,
       maxRetries: settings.maxRetries,
       onChunk: (chunk) => {
@@ -108,7 +139,12 @@ export async function executeRun(
         }
         // On shutdown the interrupt is reported as a restart error instead (closeRun).
         if ((run.shuttingDown || run.openingFailed) && chunk.type === 'data-error') return
-        return store.append(conversationId, run.id, forStorage(chunk))
+        const stored = forStorage(chunk)
+        return store.append(
+          conversationId,
+          run.id,
+          secrets()?.redactor.redactValue(stored) ?? stored,
+        )
       },
       takeStagedMessages: () =>
         isHalted()

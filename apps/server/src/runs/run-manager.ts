@@ -10,6 +10,7 @@ import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { badRequest, conflict } from '../errors/app-error.ts'
 import { listModels } from '../models/service.ts'
 import type { EventStore } from '../stream/event-store.ts'
+import type { RunSecrets } from '../vault/service.ts'
 import { createCheckpointQueue } from './checkpoints.ts'
 import type { ConversationRecord } from './conversation-records.ts'
 import {
@@ -68,6 +69,7 @@ export function createRunManager(options: {
   devboxes: DevboxRuntime
   store: EventStore
   settings: RunSettings
+  secrets?: RunSecrets
 }): RunManager {
   const { database, config, store, settings } = options
   const db = database.db

@@ -6,6 +6,7 @@ import {
   secretValueProblem,
   type VaultEntry,
 } from '@sprout/protocol/api/vault.ts'
+import { createSecretRedactor, type SecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { and, asc, eq, ne } from 'drizzle-orm'
 import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
 import { badRequest, notFound } from '../errors/app-error.ts'
@@ -14,6 +15,18 @@ import type { VaultKeyring } from './vault-keys.ts'
 
 export type { VaultKeyring } from './vault-keys.ts'
 export { loadVaultKeyring } from './vault-keys.ts'
+
+/** An application's secrets as its processes get them, and the redaction of their values. */
+export type ApplicationSecrets = { env: Record<string, string>; redactor: SecretRedactor }
+
+/**
+ * What runs use (docs/product/vault.md "Where values go"): `load` reads the secrets afresh;
+ * `current` is the latest loaded, kept up to date by this process's changes to the vault.
+ */
+export type RunSecrets = {
+  load: (applicationId: string) => Promise<ApplicationSecrets>
+  current: (applicationId: string) => ApplicationSecrets | undefined
+}
 
 /** Told after a secret of the application was set or deleted (its servers get the new values). */
 export type VaultChangeListener = (applicationId: string) => void
@@ -27,7 +40,16 @@ export type Vault = ReturnType<typeof createVault>
 
 export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyring }) {
   const listeners = new Set<VaultChangeListener>()
-  const changed = (applicationId: string) => {
+  const loaded = new Map<string, ApplicationSecrets>()
+  const load = async (applicationId: string): Promise<ApplicationSecrets> => {
+    const env = await readSecrets(db, keyring, applicationId)
+    const secrets = { env, redactor: createSecretRedactor(env) }
+    loaded.set(applicationId, secrets)
+    return secrets
+  }
+  const changed = async (applicationId: string) => {
+    // Redaction covers a new value before the call that set it returns.
+    if (loaded.has(applicationId)) await load(applicationId)
     for (const listener of listeners) listener(applicationId)
   }
 
@@ -65,7 +87,7 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
         target: [vaultSecrets.applicationId, vaultSecrets.key],
         set: { ...sealed, keyId: keyring.current.id, updatedAt },
       })
-    changed(application.id)
+    await changed(application.id)
     return { key: input.key, updated_at: updatedAt.toISOString() }
   }
 
@@ -76,9 +98,10 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
       .where(and(eq(vaultSecrets.applicationId, application.id), eq(vaultSecrets.key, key)))
       .returning({ key: vaultSecrets.key })
     if (deleted.length === 0) throw notFound(`The vault has no secret named ${key}`)
-    changed(application.id)
+    await changed(application.id)
   }
 
+  const runSecrets: RunSecrets = { load, current: (applicationId) => loaded.get(applicationId) }
   return {
     keyring,
     listFor,
@@ -86,6 +109,7 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
     deleteFor,
     secretsOf: (applicationId: string) => readSecrets(db, keyring, applicationId),
     reencrypt: () => reencryptSecrets(db, keyring),
+    runSecrets,
     onChange: (listener: VaultChangeListener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -43,14 +43,24 @@ export function createShellExecTool(context: ToolContext) {
         context,
         async () => {
           const timeoutSeconds = timeout ?? SHELL_DEFAULT_TIMEOUT_SECONDS
-          const redact = context.redact ?? ((text: string) => text)
-          const result = await context.devbox.exec(command, {
-            timeoutSeconds,
-            signal: abortSignal,
-            outputLimitBytes: SHELL_OUTPUT_LIMIT_BYTES,
-            onOutput: (chunk) => context.onToolOutput?.(toolCallId, redact(chunk)),
-          })
-          return formatShellExecResult(result, timeoutSeconds)
+          const redact = context.redactStream?.() ?? {
+            push: context.redact ?? ((text: string) => text),
+            flush: () => '',
+          }
+          const forward = (text: string) => {
+            if (text) context.onToolOutput?.(toolCallId, text)
+          }
+          try {
+            const result = await context.devbox.exec(command, {
+              timeoutSeconds,
+              signal: abortSignal,
+              outputLimitBytes: SHELL_OUTPUT_LIMIT_BYTES,
+              onOutput: (chunk) => forward(redact.push(chunk)),
+            })
+            return formatShellExecResult(result, timeoutSeconds)
+          } finally {
+            forward(redact.flush())
+          }
         },
         { keep: 'end' },
       ),

@@ -1,4 +1,5 @@
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import type { StreamRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 
 /** Where web_search sends queries; the tool is only offered when one of these is set. */
 export type WebSearchConfig = {
@@ -14,6 +15,8 @@ export type ToolContext = {
   onToolOutput?: (toolCallId: string, delta: string) => void
   /** Removes secret values; applied to every text a tool returns or streams. */
   redact?: (text: string) => string
+  /** Redaction for output that arrives in pieces (a value split across two is still caught). */
+  redactStream?: () => StreamRedactor
   webSearch?: WebSearchConfig
   fetch?: typeof globalThis.fetch
   /** Injected for deterministic tests; defaults to Math.random and the clock. */

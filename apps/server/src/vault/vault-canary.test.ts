@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto'
+import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  type ChatActor,
+  call,
+  createReadyApplication,
+  isRunEnd,
+  listenToken,
+  listenUrl,
+  readStream,
+  startChatHarness,
+} from '../conversations/chat-test-client.ts'
+import type { TestApp } from '../testing/test-app.ts'
+
+const model = 'claude-sonnet-4-5'
+
+/**
+ * docs/product/vault.md "Where values go": a unique value reaches the agent's commands, and then
+ * appears in no answer, event, stored row (but its ciphertext), model request or log line.
+ */
+describe('a vault value reaches the commands and nothing else', { timeout: 180_000 }, () => {
+  let fake: FakeProviderServer
+  let harness: TestApp
+  let actor: ChatActor
+  let applicationId: string
+  const canary = `canary-${randomBytes(16).toString('hex')}`
+  const logged: string[] = []
+
+  beforeAll(async () => {
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      const original = console[method]
+      vi.spyOn(console, method).mockImplementation((...parts: unknown[]) => {
+        logged.push(
+          parts.map((part) => (part instanceof Error ? part.stack : String(part))).join(' '),
+        )
+        original(...parts)
+      })
+    }
+    ;({ fake, harness, actor } = await startChatHarness({ maxRetries: 0 }))
+    applicationId = await createReadyApplication(actor)
+  })
+  afterAll(async () => {
+    vi.restoreAllMocks()
+    await harness.close()
+    await fake.close()
+  })
+
+  it('is redacted from tool output, streamed pieces, stored events, history and model requests', async () => {
+    const answers: string[] = []
+    const set = await call(actor, `/api/applications/${applicationId}/vault`, {
+      key: 'CANARY_TOKEN',
+      value: canary,
+    })
+    expect(set.status).toBe(200)
+    answers.push(JSON.stringify(set.body))
+    answers.push(
+      JSON.stringify((await call(actor, `/api/applications/${applicationId}/vault`)).body),
+    )
+
+    const shell = (id: string, command: string) => ({
+      type: 'tool-call' as const,
+      id,
+      name: 'shell_exec',
+      input: { command, timeout: 10 },
+    })
+    fake.push(
+      {
+        blocks: [
+          { type: 'text', text: 'Trying the key.' },
+          shell('echo', 'echo "token is $CANARY_TOKEN"'),
+        ],
+      },
+      { blocks: [shell('env', 'env | sort')] },
+      {
+        // The value arrives in two pieces of output: split redaction still catches it.
+        blocks: [
+          shell(
+            'split',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion
+            'v="$CANARY_TOKEN"; printf "%s" "${v:0:12}"; sleep 0.3; printf "%s\\n" "${v:12}"; test "$v" = "$CANARY_TOKEN" && echo same',
+          ),
+        ],
+      },
+      {
+        blocks: [
+          {
+            type: 'tool-call',
+            id: 'write',
+            name: 'write_file',
+            input: {
+              path: 'server/canary.ts',
+              content: 'export const logToken = () => console.log(process.env.CANARY_TOKEN)\n',
+            },
+          },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'The key works.' }] },
+    )
+    const sent = await call<{ conversation_id: string }>(
+      actor,
+      `/api/demo/applications/${applicationId}/message`,
+      { message: 'Use my key', model },
+    )
+    expect(sent.status).toBe(200)
+    answers.push(JSON.stringify(sent.body))
+    const conversationId = sent.body.conversation_id
+    const token = await listenToken(actor)
+    const url = listenUrl(harness, applicationId, conversationId, { token })
+    const { envelopes } = await readStream(url, { until: isRunEnd })
+    const streamed = JSON.stringify(envelopes)
+
+    // The commands saw the value: their output names it, redacted.
+    expect(streamed).toContain('token is [secret CANARY_TOKEN]')
+    expect(streamed).toContain('CANARY_TOKEN=[secret CANARY_TOKEN]')
+    expect(streamed).toContain('same')
+    const splitDeltas = envelopes
+      .filter((envelope) => JSON.stringify(envelope.chunk).includes('split'))
+      .map((envelope) => JSON.stringify(envelope.chunk))
+      .join('')
+    expect(splitDeltas).toContain('[secret CANARY_TOKEN]')
+    expect(streamed).not.toContain(canary)
+    expect(streamed).not.toContain(canary.slice(0, 12))
+
+    // No stored row but the ciphertext holds it, in any table.
+    const tables = (await harness.database.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public'`,
+    )) as unknown as { rows: { table_name: string }[] }
+    for (const { table_name: table } of tables.rows) {
+      const rows = (await harness.database.db.execute(
+        sql.raw(`select * from "${table}"`),
+      )) as unknown as {
+        rows: unknown[]
+      }
+      expect(JSON.stringify(rows.rows), table).not.toContain(canary)
+    }
+    // The model was never sent the value either.
+    expect(JSON.stringify(fake.requests)).not.toContain(canary)
+    for (const answer of answers) expect(answer).not.toContain(canary)
+    expect(logged.join('\n')).not.toContain(canary)
+  })
+})
