@@ -21,7 +21,7 @@ import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
 import { createLocalDriver } from '../packages/devbox/src/drivers/local/local-driver.ts'
 import { createFullStackFixtureTemplates } from '../packages/devbox/src/testing/app-server-fixture.ts'
-import { testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
+import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const coldStarts = 20
@@ -169,10 +169,52 @@ export async function benchAppServers(): Promise<Record<string, string>> {
     figures[`${idleApps} idle deployed apps, all running: Rss sum / Pss sum`] =
       `${all.rss.toFixed(0)} MB / ${all.pss.toFixed(0)} MB (${all.processes} processes)`
     agent.destroy()
+    await manager.close()
+    Object.assign(figures, await benchStarter(root))
     return figures
   } finally {
     await manager?.close()
     await driver.shutdown()
     await rm(root, { recursive: true, force: true })
+  }
+}
+
+/** The real fullstack starter's build (Hono, node:sqlite, bundled): cold start and memory. */
+async function benchStarter(root: string): Promise<Record<string, string>> {
+  const deploysDir = path.join(root, 'starter-deploys')
+  const driver = createLocalDriver({
+    rootDir: path.join(root, 'starter-root'),
+    templatesDir,
+    cacheDir: testCacheDir,
+  })
+  const manager = createAppServerManager({
+    deploysDir,
+    startAppServer: driver.startAppServer,
+    idleMs: 60 * 60_000,
+  })
+  try {
+    const box = await driver.provision('fullstack')
+    const appId = 'starter-app'
+    await buildDeploy({ box, deploysDir, appId, timeoutSeconds: 300, appServers: manager })
+    await driver.destroy(box.id)
+    const cold: number[] = []
+    for (let round = 0; round < 10; round++) {
+      await manager.stop(appId)
+      const started = performance.now()
+      const lease = await manager.acquire(appId)
+      if (!lease) throw new Error('the starter has no server')
+      await timedGet(lease.target, new http.Agent(), '/api/health', 'localhost')
+      lease.release()
+      cold.push(performance.now() - started)
+    }
+    await delay(2000)
+    const memory = serverMemory([appId])
+    return {
+      'the fullstack starter: scaled to zero → first /api/health answer (p50 / p95, n=10)': `${milliseconds(quantile(cold, 0.5))} / ${milliseconds(quantile(cold, 0.95))}`,
+      'the fullstack starter, idle: node alone Rss; with bwrap and bridge Rss sum / Pss sum': `${memory.serverRss.toFixed(1)} MB; ${memory.rss.toFixed(1)} MB / ${memory.pss.toFixed(1)} MB`,
+    }
+  } finally {
+    await manager.close()
+    await driver.shutdown()
   }
 }

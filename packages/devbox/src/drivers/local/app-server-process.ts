@@ -37,6 +37,7 @@ export async function startAppServerProcess(input: {
   onOutput?: (text: string) => void
 }): Promise<AppServerInstance> {
   const { sandbox } = input
+  const startedAt = Date.now()
   let logs = ''
   const appendLog = (text: string) => {
     logs = cutText(logs + text, keptLogCharacters, 'end')
@@ -48,6 +49,7 @@ export async function startAppServerProcess(input: {
     await sandbox.release()
     throw error
   }
+  const prepareMs = Date.now() - startedAt
   const port = sandbox.fixedDevPort ?? (await findFreePort())
   const environment = boxEnvironment(sandbox.workspaceInside, {
     ...sandbox.environment,
@@ -124,12 +126,14 @@ export async function startAppServerProcess(input: {
         logs,
       )
     }
-    await delay(50)
+    await delay(25)
   }
   input.logger.info('Production server started', {
     appId: input.appId,
     deployId: input.deployId,
     instanceId: input.instanceId,
+    durationMs: Date.now() - startedAt,
+    sandboxMs: prepareMs,
   })
   return {
     id: input.instanceId,
