@@ -72,6 +72,8 @@ beforeAll(async () => {
     templatesDir: templates,
     cacheDir: testCacheDir,
     logger: silentLogger,
+    // Small enough for the leak case to reach it quickly.
+    limits: { memoryMb: 256 },
   })
   box = await driver.provision('fullstack')
   manager = createManager()
@@ -201,6 +203,27 @@ describe('production servers', { timeout: 120_000 }, () => {
     expect(logs).toContain('route failed: fixture: a route that throws')
     expect(logs).toMatch(/The server exited \(code 3\); restarting in 500 ms/)
     expect(logs.match(/fixture server second version listening/g)?.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('stops a server that leaks memory at its limit, not the machine, and restarts it', async () => {
+    const cgroups = driver.enforcement.memory.includes('cgroup')
+    if (!cgroups) return
+    const leaking = manager.status(appId).instanceId
+    const restarts = manager.status(appId).restarts
+    const answer = await api('/api/leak').catch((error: Error) => ({
+      status: 0,
+      body: error.message,
+    }))
+    expect(answer.status).toBe(0)
+    await waitFor(() => {
+      const status = manager.status(appId)
+      return (
+        status.restarts > restarts && status.state === 'running' && status.instanceId !== leaking
+      )
+    }, 30_000)
+    // Killed by the kernel inside its cgroup: bubblewrap reports 128 + SIGKILL.
+    expect(manager.logs(appId)).toMatch(/The server exited \((code 137|SIGKILL)\)/)
+    expect((await api('/api/version')).status).toBe(200)
   })
 
   it('stops an idle server, starts it on the next request, and after a restart; data survives', async () => {

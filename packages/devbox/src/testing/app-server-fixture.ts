@@ -11,6 +11,7 @@ import { instanceIdPrefix } from '../app-servers/instance-id.ts'
  * - GET /api/version → `{ version, pid }` (the version is src/message.txt at build time)
  * - GET /api/boom → a route that throws, answered 500 as a framework would
  * - GET /api/crash → answers, then the process exits with code 3
+ * - GET /api/leak → keeps allocating memory (16 MB a step) until something stops it
  * - GET /api/slow?ms=N → answers after N ms
  * - POST /api/notes → appends the body to the file DATABASE_URL names; GET /api/notes reads it
  * - POST /api/echo → `{ bytes }` read from the body
@@ -63,6 +64,13 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "  'GET /api/crash': (request, response) => {",
     '    json(response, 200, { crashing: true })',
     '    setTimeout(() => process.exit(3), 10)',
+    '  },',
+    "  'GET /api/leak': async () => {",
+    '    const kept = []',
+    '    for (;;) {',
+    '      kept.push(Buffer.alloc(16 * 1024 * 1024, 1))',
+    '      await new Promise((resolve) => setImmediate(resolve))',
+    '    }',
     '  },',
     "  'GET /api/slow': async (request, response) => {",
     "    const ms = Number(new URL(request.url, 'http://x').searchParams.get('ms') ?? 100)",
