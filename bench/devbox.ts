@@ -2,134 +2,20 @@
 // through the proxy, cold provisioning, HMR latency through the proxy, deploy, proxy overhead.
 
 import { mkdtemp, rm } from 'node:fs/promises'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { parseConfig } from '../apps/server/src/config/config.ts'
-import { startServer } from '../apps/server/src/start-server.ts'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
-import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
-import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
-import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
+import {
+  createAndWait,
+  get,
+  previewCookie,
+  signUp,
+  startBenchServer,
+  waitForPool,
+} from './lib/product-server.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const creations = Number(process.env.BENCH_CREATIONS ?? 20)
-const agent = new http.Agent({ keepAlive: true })
-const socketAgent = new http.Agent({ keepAlive: true })
-
-function get(
-  port: number | DevServerTarget,
-  host: string,
-  pathname: string,
-  headers: Record<string, string> = {},
-) {
-  const connection =
-    typeof port === 'number' ? { hostname: '127.0.0.1', port } : targetConnection(port)
-  return new Promise<{ status: number; body: string; setCookie: string[] }>((resolve, reject) => {
-    const request = http.request(
-      {
-        ...connection,
-        path: pathname,
-        agent: typeof port === 'number' ? agent : socketAgent,
-        headers: { ...headers, host },
-      },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            setCookie: response.headers['set-cookie'] ?? [],
-          }),
-        )
-      },
-    )
-    request.on('error', reject)
-    request.end()
-  })
-}
-
-async function startBenchServer(dataDir: string, poolTarget: number) {
-  const port = await findFreePort()
-  const config = parseConfig({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://localhost:${port}`,
-    DEVBOX_POOL_TARGET: String(poolTarget),
-    DEVBOX_CACHE_DIR: path.join(os.tmpdir(), 'sprout-devbox-test-cache'),
-    AUTH_RATE_LIMIT: '1000/60',
-  })
-  const server = await startServer(config, { serveWeb: false })
-  const base = `http://127.0.0.1:${port}`
-  const call = async (pathname: string, init: RequestInit & { token?: string } = {}) => {
-    const headers = new Headers(init.headers)
-    headers.set('origin', config.publicUrl)
-    if (init.body) headers.set('content-type', 'application/json')
-    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
-    return fetch(`${base}${pathname}`, { ...init, headers })
-  }
-  return { server, port, call }
-}
-
-type BenchServer = Awaited<ReturnType<typeof startBenchServer>>
-
-async function signUp(bench: BenchServer, email: string) {
-  const response = await bench.call('/api/auth/sign-up/email', {
-    method: 'POST',
-    body: JSON.stringify({ email, password: 'correct-horse-battery', name: 'bench' }),
-  })
-  return response.headers.get('set-auth-token') ?? ''
-}
-
-async function createAndWait(bench: BenchServer, token: string) {
-  const started = performance.now()
-  const created = await bench.call('/api/applications', {
-    method: 'POST',
-    token,
-    body: JSON.stringify({ initial_prompt: 'benchmark app', model: 'demo' }),
-  })
-  const { id } = (await created.json()) as { id: string }
-  for (;;) {
-    const ready = await bench.call(`/api/applications/${id}/editor-ready`, { token })
-    const body = (await ready.json()) as { ready: boolean; error?: string }
-    if (body.error) throw new Error(body.error)
-    if (body.ready) break
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  const readyMs = performance.now() - started
-  const details = (await (await bench.call(`/api/applications/${id}`, { token })).json()) as {
-    preview_url: string
-  }
-  return {
-    id,
-    readyMs,
-    started,
-    previewHost: new URL(details.preview_url).host,
-    previewUrl: details.preview_url,
-  }
-}
-
-async function previewCookie(bench: BenchServer, token: string, previewUrl: string, host: string) {
-  const issued = await bench.call('/api/org/devbox-token', {
-    method: 'POST',
-    token,
-    body: JSON.stringify({ devbox_url: previewUrl }),
-  })
-  const { token: handOff } = (await issued.json()) as { token: string }
-  const exchanged = await get(bench.port, host, `/__sprout/auth/callback?token=${handOff}&return=/`)
-  return exchanged.setCookie[0]?.split(';')[0] ?? ''
-}
-
-async function waitForPool(bench: BenchServer) {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const stats = bench.server.devboxes.pool.stats()
-    if ((stats.packs.fullstack?.ready ?? 0) >= 1) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('the pool never filled')
-}
 
 export async function benchDevbox(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {}

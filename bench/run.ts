@@ -1,11 +1,13 @@
 // `npm run bench [name…]`: runs the benchmarks and prints their figures (copy them into
 // docs/performance.md with the date, the machine and the command).
 import os from 'node:os'
+import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
+import { benchFullstackStarter } from './fullstack-starter.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchRedaction } from './redaction.ts'
@@ -18,6 +20,8 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'startup-workspaces': benchStartupWorkspaces,
   'organizations-throughput': benchOrganizationsThroughput,
   devbox: benchDevbox,
+  'fullstack-starter': benchFullstackStarter,
+  'app-database': benchAppDatabase,
   confinement: benchConfinement,
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
