@@ -29,6 +29,7 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
     'DATABASE_URL',
     'Secrets, API keys and tokens are used only on the server',
     'server_logs',
+    '`<secret-request key="NAME" />`',
   ]) {
     expect(fullStack).toContain(rule)
   }

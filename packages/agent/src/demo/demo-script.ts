@@ -1,3 +1,4 @@
+import { formatSecretRequest } from '@sprout/protocol/text/secret-request.ts'
 import { planDemoApp, renderDemoApp } from './demo-app.ts'
 import type { DemoConversation } from './demo-conversation.ts'
 import {
@@ -8,6 +9,14 @@ import {
   guestBookServer,
   guestBookServerPath,
 } from './demo-guest-book.ts'
+import {
+  WEATHER_SECRET_KEY,
+  weatherClient,
+  weatherClientPath,
+  weatherKeyCheck,
+  weatherServer,
+  weatherServerPath,
+} from './demo-weather.ts'
 
 export type DemoToolCall = { toolName: string; input: Record<string, unknown> }
 
@@ -18,7 +27,8 @@ export const DEMO_HELP_TEXT =
   'I am the **Demo model**: a scripted stand-in with no AI behind it, so I cannot understand ' +
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
-  'guest book"), roll dice ("roll 2d6"), tell the time ("what time is it") ' +
+  'guest book"), a weather app that asks for its API key ("Build a weather app"), roll ' +
+  'dice ("roll 2d6"), tell the time ("what time is it") ' +
   'or add a random number ("add a random number to 5").\n\n' +
   'To work with a real model, set ANTHROPIC_API_KEY, OPENAI_API_KEY or XAI_API_KEY (or ' +
   'OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODELS for a local server such as Ollama), ' +
@@ -32,6 +42,8 @@ type Intent =
   | { kind: 'time' }
   | { kind: 'add-random'; num: number }
   | { kind: 'guest-book' }
+  | { kind: 'weather' }
+  | { kind: 'weather-key-set' }
   | { kind: 'build' }
   | { kind: 'other' }
 
@@ -48,6 +60,11 @@ export function detectDemoIntent(userText: string): Intent {
   const addRandom = /\badd (?:a )?random (?:number|integer) to (-?\d+(?:\.\d+)?)/.exec(text)
   if (addRandom) return { kind: 'add-random', num: Number(addRandom[1]) }
   if (/\bguest\s?book\b/.test(text)) return { kind: 'guest-book' }
+  // The message the chat sends once the secret widget saved the key (secretSetMessage).
+  if (text.includes(`set the secret "${WEATHER_SECRET_KEY.toLowerCase()}"`)) {
+    return { kind: 'weather-key-set' }
+  }
+  if (/\bweather\b/.test(text)) return { kind: 'weather' }
   if (buildWords.test(text)) return { kind: 'build' }
   return { kind: 'other' }
 }
@@ -186,6 +203,40 @@ function guestBookSteps(): DemoStep[] {
   ]
 }
 
+/**
+ * A weather app needs a provider's key: the Demo model asks for it with the secret widget and
+ * stops; once the user has set it, it writes the route that reads it on the server.
+ */
+const weatherKeyRequest: DemoStep = {
+  text:
+    "A weather app needs an API key for its forecast provider. It goes into the app's vault, " +
+    'and only the server reads it:\n\n' +
+    `${formatSecretRequest(WEATHER_SECRET_KEY)}\n\n` +
+    "Once it is set, I'll write the server route that uses it.",
+  toolCalls: [],
+}
+
+function weatherSteps(): DemoStep[] {
+  return [
+    {
+      text: 'Thanks! First, a check that the key reaches the app (never its value):',
+      toolCalls: [{ toolName: 'shell_exec', input: { command: weatherKeyCheck } }],
+    },
+    {
+      text: 'Now the server route, which reads the key from `process.env`.',
+      toolCalls: [
+        { toolName: 'write_file', input: { path: weatherServerPath, content: weatherServer } },
+      ],
+    },
+    {
+      text: 'And the page that calls it.',
+      toolCalls: [
+        { toolName: 'write_file', input: { path: weatherClientPath, content: weatherClient } },
+      ],
+    },
+  ]
+}
+
 /** Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. */
 export function planDemoStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
   const tools = new Set(availableTools)
@@ -217,6 +268,20 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
         'Done! The **Guest Book** keeps its entries in the app database: `server/app.ts` ' +
           'answers `GET` and `POST /api/entries`, and `src/App.tsx` lists the entries and signs ' +
           'the book. Try it in the preview; a deploy gets its own, empty database.\n\n' +
+          realModelHint,
+      )
+    case 'weather':
+      if (!tools.has('write_file')) break
+      return weatherKeyRequest
+    case 'weather-key-set':
+      if (!tools.has('write_file')) break
+      return nextScriptStep(
+        weatherSteps(),
+        conversation,
+        tools,
+        'Done! `GET /api/weather` in `server/app.ts` reads `WEATHER_API_KEY` on the server (it ' +
+          'never reaches the browser), and `src/App.tsx` shows the forecast. As a demo it ' +
+          'answers sample data instead of calling a provider.\n\n' +
           realModelHint,
       )
     case 'build':
