@@ -97,8 +97,14 @@ export async function buildDeploy(input: {
     ? await startServer(input.appServers, input.appId, deployId, directory)
     : undefined
   const newLink = path.join(appDirectory, `.current-${deployId}`)
-  await symlink(deployId, newLink)
-  await rename(newLink, path.join(appDirectory, 'current'))
+  try {
+    await symlink(deployId, newLink)
+    await rename(newLink, path.join(appDirectory, 'current'))
+  } catch (error) {
+    // `current` did not move: the old deploy and its server keep serving.
+    await server?.stop()
+    throw error
+  }
   await input.appServers?.switchTo(input.appId, server)
   await pruneDeploys(appDirectory, deployId, input.keep ?? defaultKeptDeploys)
   return { deployId, directory, output: build.output, durationMs: Date.now() - startedAt }

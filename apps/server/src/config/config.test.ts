@@ -27,6 +27,13 @@ describe('parseConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
   })
 
+  it('stops idle production servers after APPS_IDLE_MINUTES (15 by default, 0: never)', () => {
+    expect(parseConfig({}).appsIdleMinutes).toBe(15)
+    expect(parseConfig({ APPS_IDLE_MINUTES: '0.5' }).appsIdleMinutes).toBe(0.5)
+    expect(parseConfig({ APPS_IDLE_MINUTES: '0' }).appsIdleMinutes).toBe(0)
+    expect(() => parseConfig({ APPS_IDLE_MINUTES: '-1' })).toThrow(/APPS_IDLE_MINUTES/)
+  })
+
   it('configures web search only when a backend is given', () => {
     expect(parseConfig({}).webSearch).toEqual({})
     expect(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).webSearch).toEqual({

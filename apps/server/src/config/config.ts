@@ -52,8 +52,8 @@ const environmentSchema = z.object({
   PUBLIC_URL: optionalText,
   PREVIEW_DOMAIN: z.string().default('preview.localhost'),
   APPS_DOMAIN: z.string().default('apps.localhost'),
-  // Fractions allowed (tests use a second or two).
-  APPS_IDLE_MINUTES: z.coerce.number().positive().max(525_600).default(15),
+  // Fractions allowed (tests use a second or two); 0: production servers are never stopped for idleness.
+  APPS_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(15),
   ADMIN_EMAILS: emailList,
   VAULT_KEY: optionalText.refine((key) => key === undefined || isVaultKey(key), vaultKeyMessage),
   // Older master keys, comma-separated: still read, never used to encrypt (key rotation).

@@ -43,7 +43,7 @@ export type AppServerManager = ReturnType<typeof createAppServerManager>
 export function createAppServerManager(options: {
   deploysDir: string
   startAppServer: StartAppServer
-  /** APPS_IDLE_MINUTES in ms: a server without a request for that long is stopped. */
+  /** APPS_IDLE_MINUTES in ms: a server without a request for that long is stopped; 0: never. */
   idleMs: number
   /** How often idleness is checked; defaults to a quarter of idleMs, at most 30 s. */
   idleCheckMs?: number
@@ -165,7 +165,8 @@ export function createAppServerManager(options: {
     return starting
   }
 
-  const isIdle = (entry: AppEntry) => now() - entry.lastUsedAt >= options.idleMs
+  const isIdle = (entry: AppEntry) =>
+    options.idleMs > 0 && now() - entry.lastUsedAt >= options.idleMs
 
   const drainAndStop = async (instance: AppServerInstance) => {
     const deadline = now() + (options.drainTimeoutMs ?? defaultDrainTimeoutMs)
@@ -193,8 +194,11 @@ export function createAppServerManager(options: {
     }
   }
   const idleCheckMs = options.idleCheckMs ?? Math.min(30_000, Math.max(50, options.idleMs / 4))
-  const idleTimer = setInterval(() => void stopIdle().catch(() => undefined), idleCheckMs)
-  idleTimer.unref()
+  const idleTimer =
+    options.idleMs > 0
+      ? setInterval(() => void stopIdle().catch(() => undefined), idleCheckMs)
+      : undefined
+  idleTimer?.unref()
 
   const stopApp = async (entry: AppEntry) => {
     entry.generation += 1
