@@ -1,9 +1,11 @@
+// Long file: every case shares one driver and one deployed app, each step building on the last.
 // Production servers against real processes in the real sandbox: deploys with a back end, the
-// switch under load, failed starts, scale to zero, crashes (docs/architecture/devbox.md,
-// "Production servers"). Long on purpose: every case shares one driver and one deployed app.
+// switch under load, failed starts, confinement, scale to zero, crashes and leaks
+// (docs/architecture/devbox.md, "Production servers").
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -123,6 +125,21 @@ describe('production servers', { timeout: 120_000 }, () => {
       }
     }
     expect((await api('/api/notes')).body).toBe('{"notes":[]}')
+    if (driver.enforcement.network.startsWith('own namespace')) {
+      // Sprout's own port (and anything else on the host's loopback) is out of reach.
+      const host = net.createServer((socket) => socket.destroy())
+      await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+      const port = (host.address() as net.AddressInfo).port
+      const reach = await api(`/api/reach?port=${port}`)
+      host.close()
+      expect(JSON.parse(reach.body)).toEqual({ reached: false })
+      // …while its own port inside its namespace is (the probe itself works).
+      const own = await api('/api/reach?port=5173')
+      expect(JSON.parse(own.body)).toEqual({ reached: true })
+    }
+    if (driver.sandboxed) {
+      expect(JSON.parse((await api('/api/tamper')).body)).toEqual({ written: false })
+    }
   })
 
   it('switches to a new deploy under a steady stream of requests without failing one', async () => {

@@ -12,6 +12,8 @@ import { instanceIdPrefix } from '../app-servers/instance-id.ts'
  * - GET /api/boom → a route that throws, answered 500 as a framework would
  * - GET /api/crash → answers, then the process exits with code 3
  * - GET /api/leak → keeps allocating memory (16 MB a step) until something stops it
+ * - GET /api/reach?port=N → `{ reached }`: whether 127.0.0.1:N accepts a connection
+ * - GET /api/tamper → `{ written }`: whether the server could overwrite its own server/index.js
  * - GET /api/slow?ms=N → answers after N ms
  * - POST /api/notes → appends the body to the file DATABASE_URL names; GET /api/notes reads it
  * - POST /api/echo → `{ bytes }` read from the body
@@ -44,6 +46,7 @@ export const fullStackFixtureFiles: Record<string, string> = {
   'server-source.js': [
     "import { appendFileSync, existsSync, readFileSync } from 'node:fs'",
     "import http from 'node:http'",
+    "import net from 'node:net'",
     'const version = __VERSION__',
     "if (__FAIL_START__) throw new Error('fixture: failing at start on purpose')",
     "const databasePath = (process.env.DATABASE_URL ?? '').replace(/^file:/, '')",
@@ -64,6 +67,19 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "  'GET /api/crash': (request, response) => {",
     '    json(response, 200, { crashing: true })',
     '    setTimeout(() => process.exit(3), 10)',
+    '  },',
+    "  'GET /api/reach': async (request, response) => {",
+    "    const port = Number(new URL(request.url, 'http://x').searchParams.get('port'))",
+    '    const reached = await new Promise((resolve) => {',
+    "      const socket = net.connect({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true) })",
+    "      socket.on('error', () => resolve(false))",
+    '    })',
+    '    json(response, 200, { reached })',
+    '  },',
+    "  'GET /api/tamper': (request, response) => {",
+    '    let written = true',
+    "    try { appendFileSync('server/index.js', '// tampered') } catch { written = false }",
+    '    json(response, 200, { written })',
     '  },',
     "  'GET /api/leak': async () => {",
     '    const kept = []',
