@@ -1,3 +1,4 @@
+// Long file: one closure holds every app's instance, leases, restart timer and idle sweep, which its methods share.
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
@@ -52,6 +53,8 @@ export function createAppServerManager(options: {
   drainTimeoutMs?: number
   logger?: DevboxLogger
   now?: () => number
+  /** The app's extra environment (its vault secrets), read at every start. */
+  environmentFor?: (appId: string) => Promise<Record<string, string>>
 }) {
   const logger = options.logger ?? silentLogger
   const now = options.now ?? Date.now
@@ -79,7 +82,7 @@ export function createAppServerManager(options: {
     entry.logs = cutText(entry.logs + text, keptLogCharacters, 'end')
   }
 
-  const launch = (entry: AppEntry, deployId: string) =>
+  const launch = async (entry: AppEntry, deployId: string) =>
     options.startAppServer({
       appId: entry.appId,
       deployId,
@@ -87,6 +90,7 @@ export function createAppServerManager(options: {
       dataPath: path.join(options.deploysDir, entry.appId, 'data'),
       healthTimeoutMs: options.healthTimeoutMs,
       onOutput: (text) => appendLog(entry, text),
+      env: await options.environmentFor?.(entry.appId),
     })
 
   const adopt = (entry: AppEntry, instance: AppServerInstance) => {
@@ -256,6 +260,28 @@ export function createAppServerManager(options: {
       entry.lastUsedAt = now()
       if (instance) adopt(entry, instance)
       if (previous) await drainAndStop(previous)
+    },
+
+    /**
+     * The app's environment changed (a vault secret): a running server is replaced by one
+     * started with the new values, without failing a request (as a deploy switches); a stopped
+     * one gets them when it next starts.
+     */
+    reload: async (appId: string) => {
+      const entry = entries.get(appId)
+      const running = entry?.current
+      if (!entry || !running || closed) return
+      const generation = entry.generation
+      const instance = await launch(entry, running.deployId)
+      // A deploy or a stop came meanwhile: that one decides which server runs.
+      if (entry.generation !== generation || entry.current !== running) {
+        await instance.stop()
+        return
+      }
+      entry.generation += 1
+      entry.current = undefined
+      adopt(entry, instance)
+      await drainAndStop(running)
     },
 
     /** Stops the app's server (the application is deleted); the next request would start it. */
