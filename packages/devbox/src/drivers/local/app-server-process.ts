@@ -35,6 +35,7 @@ export async function startAppServerProcess(input: {
   logger: DevboxLogger
   healthTimeoutMs?: number
   onOutput?: (text: string) => void
+  env?: Record<string, string>
 }): Promise<AppServerInstance> {
   const { sandbox } = input
   const startedAt = Date.now()
@@ -52,6 +53,7 @@ export async function startAppServerProcess(input: {
   const prepareMs = Date.now() - startedAt
   const port = sandbox.fixedDevPort ?? (await findFreePort())
   const environment = boxEnvironment(sandbox.workspaceInside, {
+    ...input.env,
     ...sandbox.environment,
     NODE_ENV: 'production',
     PORT: String(port),
@@ -122,7 +124,7 @@ export async function startAppServerProcess(input: {
     if (Date.now() > deadline) {
       await stop()
       throw new AppServerStartError(
-        `it did not answer GET ${healthPath} within ${Math.round(healthTimeoutMs / 1000)} s${status ? ` (last answer: ${status})` : ''}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        `it did not answer GET ${healthPath} with 2xx within ${Math.round(healthTimeoutMs / 1000)} s${status ? ` (last answer: ${status}; the server must answer it with 200)` : ''}:\n${cutText(logs, failureTailCharacters, 'end')}`,
         logs,
       )
     }
