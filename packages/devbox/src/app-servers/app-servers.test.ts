@@ -178,7 +178,10 @@ describe('production servers', { timeout: 120_000 }, () => {
 
   it.each([
     ['src/fail-start', /exited \(exit code 1\)[\s\S]*fixture: failing at start on purpose/],
-    ['src/never-healthy', /did not answer GET \/api\/health with 2xx within 2 s \(last answer: 503; the server must answer it with 200\)/],
+    [
+      'src/never-healthy',
+      /did not answer GET \/api\/health with 2xx within 2 s \(last answer: 503; the server must answer it with 200\)/,
+    ],
   ])(
     'keeps the old deploy serving when the new server does not start (%s)',
     async (switchFile, detail) => {
