@@ -330,6 +330,7 @@ export function createDevboxRuntime(options: {
       suspended.delete(applicationId)
       await opening.get(applicationId)
       await suspending.get(applicationId)
+      await waking.get(applicationId)
       for (const row of rows) await driver.destroy(row.id)
     },
 
