@@ -200,6 +200,20 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(json(health)).toEqual({ ok: true })
     expect((await get(starter.host, '/')).body).toContain('<div id="root">')
     expect((await get(starter.host, '/server/main.ts')).body).not.toContain('serve(')
+    // Its database lives in the app's production data folder, written by the confined server.
+    const saved = await send(starter.host, '/api/notes', {
+      method: 'POST',
+      body: JSON.stringify({ text: 'kept in production' }),
+    })
+    expect(saved.status).toBe(201)
+    expect(json(await get(starter.host, '/api/notes')).notes).toMatchObject([
+      { text: 'kept in production' },
+    ])
+    const dataFolder = path.join(harness.config.dataDir, 'deploys', starter.id, 'data')
+    expect(existsSync(path.join(dataFolder, 'app.db'))).toBe(true)
+    expect((await send(starter.host, '/api/notes', { method: 'POST', body: '{}' })).status).toBe(
+      400,
+    )
   })
 
   it('stops the server and removes its data when the application is deleted', async () => {
