@@ -14,6 +14,7 @@ import { benchRedaction } from './redaction.ts'
 import { benchStartup } from './startup.ts'
 import { benchStartupWorkspaces } from './startup-workspaces.ts'
 import { benchTestSetup } from './test-setup.ts'
+import { benchVaultPreview } from './vault-preview.ts'
 
 const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   startup: benchStartup,
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'chat-listeners': benchChatListeners,
   'test-setup': benchTestSetup,
   redaction: benchRedaction,
+  'vault-preview': benchVaultPreview,
   'app-servers': benchAppServers,
   'idle-dev-servers': benchIdleDevServers,
 }

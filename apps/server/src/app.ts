@@ -58,6 +58,13 @@ export function createApp({
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
   const vault = createVault({ db, keyring: vaultKeyring })
+  // The vault's values reach the app's dev and production servers, restarted on each change.
+  devboxes.useSecrets((applicationId) => vault.secretsOf(applicationId))
+  vault.onChange((applicationId) => {
+    void devboxes.secretsChanged(applicationId).catch((error: Error) => {
+      console.error('[vault] the app servers could not take the new secrets:', error.message)
+    })
+  })
   const conversations = createConversationRuntime({
     database,
     config,

@@ -78,6 +78,11 @@ export type Devbox = {
     restarts: () => number
     /** The dev server's latest output (stdout and stderr), e.g. to show a failed start. */
     logs?: () => string
+    /**
+     * Extra environment for the dev server (the app's vault secrets): a running server is
+     * restarted with it, a stopped one gets it when it next starts; the same values do nothing.
+     */
+    setEnvironment?: (env: Record<string, string>) => Promise<void>
   }
   /** Commits every change in the workspace; returns the commit id, or undefined when clean. */
   checkpoint: (message: string) => Promise<string | undefined>

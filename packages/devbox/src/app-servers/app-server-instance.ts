@@ -34,6 +34,8 @@ export type StartAppServerInput = {
   healthTimeoutMs?: number
   /** Each piece of output as it arrives. */
   onOutput?: (text: string) => void
+  /** Extra environment: the app's vault secrets (docs/product/vault.md "Where values go"). */
+  env?: Record<string, string>
 }
 
 /** Starts an instance and resolves once it answers its health route. */

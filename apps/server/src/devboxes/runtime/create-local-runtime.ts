@@ -51,8 +51,9 @@ export function createLocalDevboxRuntime(
     startAppServer: driver.startAppServer,
     idleMs: config.appsIdleMinutes * 60_000,
     logger,
+    environmentFor: (appId) => runtime.secretsFor(appId),
   })
-  return createDevboxRuntime({
+  const runtime = createDevboxRuntime({
     db,
     driver,
     pool,
@@ -61,4 +62,5 @@ export function createLocalDevboxRuntime(
     confinement: { limits: driver.limits, enforcement: driver.enforcement },
     idleMs: config.devbox.idleMinutes * 60_000,
   })
+  return runtime
 }

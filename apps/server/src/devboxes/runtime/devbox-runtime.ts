@@ -84,6 +84,24 @@ export function createDevboxRuntime(options: {
   const opening = new Map<string, Promise<Devbox | undefined>>()
   const openSlots = createLimiter(maxConcurrentOpens)
   let poolStarted: Promise<void> = Promise.resolve()
+  /** The vault's values for an application's processes; set by the app (useSecrets). */
+  let secretSource: (applicationId: string) => Promise<Record<string, string>> = async () => ({})
+  const secretsFor = async (applicationId: string) => {
+    try {
+      return await secretSource(applicationId)
+    } catch (error) {
+      logger.error('The vault could not be read for an app', {
+        applicationId,
+        error: (error as Error).message,
+      })
+      return {}
+    }
+  }
+  /** Gives a box's dev server the application's secrets (docs/product/vault.md). */
+  const applySecrets = async (applicationId: string, box: Devbox) => {
+    // The same values (none, for a new app) leave the dev server running as it is.
+    await box.devServer.setEnvironment?.(await secretsFor(applicationId))
+  }
 
   const track = <T>(work: Promise<T>) => {
     pending.add(work)
@@ -93,6 +111,7 @@ export function createDevboxRuntime(options: {
 
   const markReady = async (applicationId: string, box: Devbox) => {
     usage.touch(applicationId)
+    await applySecrets(applicationId, box)
     boxes.set(applicationId, box)
     states.set(applicationId, 'ready')
     await db
@@ -148,6 +167,7 @@ export function createDevboxRuntime(options: {
             if (!states.has(applicationId)) return undefined
             // Its row already says ready: only this process's maps change.
             usage.touch(applicationId)
+            await applySecrets(applicationId, box)
             boxes.set(applicationId, box)
             states.set(applicationId, 'ready')
             return box
@@ -218,6 +238,24 @@ export function createDevboxRuntime(options: {
     pool,
     confinement: options.confinement,
     appServers: options.appServers,
+
+    /** Where the vault's values for an application's processes come from. */
+    useSecrets: (source: (applicationId: string) => Promise<Record<string, string>>) => {
+      secretSource = source
+    },
+    /** The application's secrets, as its production servers get them at start. */
+    secretsFor,
+    /**
+     * A secret of the application was set or deleted: its dev server restarts with the new
+     * values and its production server is replaced by one that has them, without downtime.
+     */
+    secretsChanged: async (applicationId: string) => {
+      const box = boxes.get(applicationId)
+      await Promise.all([
+        box ? applySecrets(applicationId, box) : undefined,
+        options.appServers?.reload(applicationId),
+      ])
+    },
 
     /** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
     attach: async (applicationId: string, packType: PackType = 'fullstack') => {

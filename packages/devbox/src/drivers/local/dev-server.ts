@@ -46,6 +46,9 @@ export function createDevServer(input: {
   let consecutiveCrashes = 0
   let runningSince = 0
   let logs = ''
+  /** The app's secrets (docs/product/vault.md "Where values go"); Sprout's own variables win. */
+  let extraEnv: Record<string, string> = {}
+  let applying: Promise<void> = Promise.resolve()
 
   // A function, not a comparison, because `stop()` may change `wanted` while launch awaits.
   const stopRequested = () => wanted === 'stopped'
@@ -65,6 +68,7 @@ export function createDevServer(input: {
     }
     const environment = boxEnvironment(input.sandbox.workspaceInside, {
       ...input.env,
+      ...extraEnv,
       ...input.sandbox.environment,
       PORT: String(port),
     })
@@ -154,36 +158,55 @@ export function createDevServer(input: {
     restartTimer.unref()
   }
 
-  return {
-    start: async () => {
-      wanted = 'running'
-      if (status === 'running') return
-      if (status === 'starting' && starting) return starting
-      if (restartTimer) {
-        clearTimeout(restartTimer)
-        restartTimer = undefined
-      }
-      starting = launch()
-      try {
-        await starting
-      } catch (error) {
-        status = 'crashed'
-        scheduleRestart()
-        throw error
-      }
-    },
-    stop: async () => {
-      wanted = 'stopped'
-      if (restartTimer) clearTimeout(restartTimer)
+  const start = async () => {
+    wanted = 'running'
+    if (status === 'running') return
+    if (status === 'starting' && starting) return starting
+    if (restartTimer) {
+      clearTimeout(restartTimer)
       restartTimer = undefined
-      const running = child
-      if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
-        const exited = new Promise((resolve) => running.once('exit', resolve))
-        await killProcessGroup(running.pid, stopGraceMs)
-        await exited
-      }
-      child = undefined
-      status = 'stopped'
+    }
+    starting = launch()
+    try {
+      await starting
+    } catch (error) {
+      status = 'crashed'
+      scheduleRestart()
+      throw error
+    }
+  }
+
+  const stop = async () => {
+    wanted = 'stopped'
+    if (restartTimer) clearTimeout(restartTimer)
+    restartTimer = undefined
+    const running = child
+    if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
+      const exited = new Promise((resolve) => running.once('exit', resolve))
+      await killProcessGroup(running.pid, stopGraceMs)
+      await exited
+    }
+    child = undefined
+    status = 'stopped'
+  }
+
+  return {
+    start,
+    stop,
+    // Changes apply one after another, so two quick vault changes never interleave a restart.
+    setEnvironment: (env) => {
+      applying = applying
+        .catch(() => undefined)
+        .then(async () => {
+          if (sameEnvironment(env, extraEnv)) return
+          extraEnv = { ...env }
+          if (wanted !== 'running') return
+          // A process's environment is fixed at its start: the server starts again, on the same
+          // port, and the preview's page reconnects and reloads by itself.
+          await stop()
+          await start()
+        })
+      return applying
     },
     status: () => status,
     target: () =>
@@ -192,4 +215,11 @@ export function createDevServer(input: {
     logs: () => logs,
     processGroupId: () => child?.pid,
   }
+}
+
+function sameEnvironment(first: Record<string, string>, second: Record<string, string>): boolean {
+  const keys = Object.keys(first)
+  return (
+    keys.length === Object.keys(second).length && keys.every((key) => first[key] === second[key])
+  )
 }
