@@ -133,6 +133,20 @@ describe('the fullstack starter in a dev box', () => {
     expect(box.devServer.restarts()).toBe(0)
   })
 
+  it('serves the latest client file after two writes in a row', async () => {
+    const target = box.devServer.target()
+    const version = (text: string) => `export function App() {\n  return <p>${text}</p>\n}\n`
+    await box.files.write('src/App.tsx', version('First version'))
+    await waitFor(async () =>
+      (await requestDevServer(target, '/src/App.tsx')).body.includes('First'),
+    )
+    // The preview loads the first version between the two writes, as an open page does on HMR.
+    await box.files.write('src/App.tsx', version('Second version'))
+    await waitFor(async () =>
+      (await requestDevServer(target, '/src/App.tsx')).body.includes('Second'),
+    )
+  })
+
   it('answers 500 for a route that throws, logs the error and keeps running', async () => {
     const groupId = box.devServer.processGroupId()
     const source = await box.files.read('server/app.ts')
