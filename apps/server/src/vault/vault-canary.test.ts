@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
+import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
@@ -12,9 +13,29 @@ import {
   readStream,
   startChatHarness,
 } from '../conversations/chat-test-client.ts'
-import type { TestApp } from '../testing/test-app.ts'
+import { rawRequest, type TestApp } from '../testing/test-app.ts'
 
 const model = 'claude-sonnet-4-5'
+
+/** A server route that prints the secret, at start and on every request, and fails with it. */
+const loggingRoute = `import { Hono } from 'hono'
+
+console.log('starting with', process.env.CANARY_TOKEN)
+export const app = new Hono().basePath('/api')
+app.get('/health', (c) => c.json({ ok: true }))
+app.get('/canary', (c) => {
+  console.log('the token is', process.env.CANARY_TOKEN)
+  return c.json({ logged: true })
+})
+app.get('/fail', () => {
+  throw new Error(\`failed with \${process.env.CANARY_TOKEN}\`)
+})
+app.onError((error, c) => {
+  console.error(error)
+  return c.json({ error: 'Internal server error' }, 500)
+})
+export default app
+`
 
 /**
  * docs/product/vault.md "Where values go": a unique value reaches the agent's commands, and then
@@ -47,7 +68,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     await fake.close()
   })
 
-  it('is redacted from tool output, streamed pieces, stored events, history and model requests', async () => {
+  it('is redacted from tool output, streamed pieces, server logs, stored events, history, deploy answers and model requests', async () => {
     const answers: string[] = []
     const set = await call(actor, `/api/applications/${applicationId}/vault`, {
       key: 'CANARY_TOKEN',
@@ -89,10 +110,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
             type: 'tool-call',
             id: 'write',
             name: 'write_file',
-            input: {
-              path: 'server/canary.ts',
-              content: 'export const logToken = () => console.log(process.env.CANARY_TOKEN)\n',
-            },
+            input: { path: 'server/app.ts', content: loggingRoute },
           },
         ],
       },
@@ -122,6 +140,45 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     expect(splitDeltas).toContain('[secret CANARY_TOKEN]')
     expect(streamed).not.toContain(canary)
     expect(streamed).not.toContain(canary.slice(0, 12))
+
+    // The route prints it in the dev server's output; server_logs shows it redacted.
+    const target = harness.devboxes.devServerTarget(applicationId)
+    expect((await requestDevServer(target, '/api/canary')).status).toBe(200)
+    expect((await requestDevServer(target, '/api/fail')).status).toBe(500)
+    fake.push(
+      { blocks: [{ type: 'tool-call', id: 'logs', name: 'server_logs', input: { lines: 50 } }] },
+      { blocks: [{ type: 'text', text: 'The log shows the route ran.' }] },
+    )
+    const second = await call<{ conversation_id: string }>(
+      actor,
+      `/api/demo/applications/${applicationId}/message`,
+      { message: 'Read the log', model, conversation_id: conversationId },
+    )
+    answers.push(JSON.stringify(second.body))
+    const logs = await readStream(listenUrl(harness, applicationId, conversationId, { token }), {
+      until: (envelope) => isRunEnd(envelope) && envelope.seq > (envelopes.at(-1)?.seq ?? 0),
+    })
+    const logsText = JSON.stringify(logs.envelopes)
+    expect(logsText).toContain('the token is [secret CANARY_TOKEN]')
+    expect(logsText).not.toContain(canary)
+
+    // Built and deployed, the production server has it and prints it; nothing Sprout says does.
+    const deploy = await harness.request(`/api/applications/${applicationId}/deploy`, {
+      method: 'POST',
+      user: actor.user,
+      headers: { 'organization-id': actor.organizationId },
+    })
+    const deployText = await deploy.text()
+    expect(deploy.status, deployText).toBe(200)
+    answers.push(deployText)
+    const appsHost = new URL((JSON.parse(deployText) as { prod_url: string }).prod_url).host
+    const production = await rawRequest(harness.port, appsHost, '/api/canary')
+    expect(production.status).toBe(200)
+    answers.push(production.body)
+    const productionError = await rawRequest(harness.port, appsHost, '/api/fail')
+    expect(productionError.status).toBe(500)
+    answers.push(productionError.body)
+    expect(harness.devboxes.appServers?.logs(applicationId)).toContain(`the token is ${canary}`)
 
     // No stored row but the ciphertext holds it, in any table.
     const tables = (await harness.database.db.execute(

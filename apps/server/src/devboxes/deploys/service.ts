@@ -5,6 +5,7 @@ import { deploys } from '@sprout/db/schema/deploys.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { and, eq } from 'drizzle-orm'
 import { type ApplicationContext, findApplicationRecord } from '../../applications/service.ts'
@@ -45,7 +46,11 @@ export async function deployApplication(context: DeployContext, applicationId: s
         appServers: context.devboxes.appServers,
       })
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      // The server's output may print a vault value: it is redacted (docs/product/vault.md).
+      const secrets = await context.devboxes.secretsFor(application.id)
+      const message = createSecretRedactor(secrets).redact(
+        error instanceof Error ? error.message : String(error),
+      )
       await context.db
         .update(deploys)
         .set({

@@ -16,6 +16,7 @@ import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { eq } from 'drizzle-orm'
 import { createUsageTracker } from './usage-tracker.ts'
@@ -121,7 +122,10 @@ export function createDevboxRuntime(options: {
   }
 
   const markFailed = async (applicationId: string, error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error)
+    // A dev server's output may print a vault value: it is redacted (docs/product/vault.md).
+    const message = createSecretRedactor(await secretsFor(applicationId)).redact(
+      error instanceof Error ? error.message : String(error),
+    )
     logger.error('dev box failed', { applicationId, error: message })
     states.set(applicationId, 'failed')
     await db
