@@ -9,16 +9,9 @@
  * order, and recorded in the `_migrations` table. To add or change a table, add a new file with
  * the next number (e.g. 002_add_tags.sql); never edit a migration that has already run.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-
-// Bundled into the build as text, so the production server needs no migrations folder.
-const migrations = import.meta.glob<string>('./migrations/*.sql', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-})
 
 export const databasePath = path.resolve(
   process.env.DATABASE_URL?.replace(/^file:/, '') || '.data/app.db',
@@ -37,6 +30,27 @@ db.exec('PRAGMA foreign_keys = ON')
 
 migrate()
 
+/**
+ * The migrations by file name. Vite bundles them into the build as text, so the production server
+ * needs no migrations folder; a script run with plain Node (`node scripts/seed.ts`) reads them
+ * from the folder instead.
+ */
+function readMigrations(): Record<string, string> {
+  try {
+    return import.meta.glob<string>('./migrations/*.sql', {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    })
+  } catch {
+    const folder = path.join(import.meta.dirname, 'migrations')
+    const names = readdirSync(folder).filter((name) => name.endsWith('.sql'))
+    return Object.fromEntries(
+      names.map((name) => [name, readFileSync(path.join(folder, name), 'utf8')]),
+    )
+  }
+}
+
 function migrate() {
   db.exec(`CREATE TABLE IF NOT EXISTS _migrations (
     name TEXT PRIMARY KEY,
@@ -48,8 +62,11 @@ function migrate() {
       .all()
       .map((row) => String(row.name)),
   )
-  for (const [file, sql] of Object.entries(migrations).sort(([a], [b]) => a.localeCompare(b))) {
-    const name = path.basename(file)
+  const migrations = Object.entries(readMigrations()).map(([file, sql]) => ({
+    name: path.basename(file),
+    sql,
+  }))
+  for (const { name, sql } of migrations.sort((a, b) => a.name.localeCompare(b.name))) {
     if (applied.has(name)) continue
     db.exec('BEGIN')
     try {

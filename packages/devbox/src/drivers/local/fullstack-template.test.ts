@@ -115,6 +115,14 @@ describe('the fullstack starter in a dev box', () => {
       { name: '002_create_tags.sql' },
     ])
     expect(await queryInBox(box, 'SELECT count(*) AS notes FROM notes')).toEqual([{ notes: 1 }])
+
+    // A script run with plain Node (no Vite) can use server/db.ts too.
+    const script = `const { db } = await import('./server/db.ts')
+      console.log(JSON.stringify(db.prepare('SELECT count(*) AS notes FROM notes').get()))`
+    const result = await box.exec(`node --input-type=module -e ${shellQuote(script)}`, {
+      timeoutSeconds: 20,
+    })
+    expect(result.output.trim()).toBe('{"notes":1}')
   })
 
   it('uses an edited server file on the next request without restarting the dev server', async () => {
