@@ -29,8 +29,8 @@ test('a non-admin gets the preview tools but no deploy button', async ({ page })
   await adminStatus
   await expect(page.getByTestId('navbar-application-name')).toHaveText(application.name)
   await expect(builder.refreshButton).toBeEnabled()
-  await expect(builder.vaultButton).toBeDisabled()
-  await expect(builder.vaultButton).toHaveAttribute('title', 'Coming soon')
+  await expect(builder.vaultButton).toBeEnabled()
+  await expect(builder.vaultButton).toHaveAttribute('title', 'Vault Secrets')
   await expect(builder.openInNewWindowLink).toHaveAttribute(
     'href',
     `/auth/devbox?${new URLSearchParams({ devbox: application.preview_url, return: '/' })}`,
