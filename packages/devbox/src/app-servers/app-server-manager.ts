@@ -2,10 +2,15 @@
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { currentDeployId } from '../deploy.ts'
 import type { DevServerTarget } from '../devbox-driver.ts'
 import { type DevboxLogger, silentLogger } from '../logger.ts'
-import type { AppServerInstance, StartAppServer } from './app-server-instance.ts'
+import {
+  type AppServerInstance,
+  AppServerStartError,
+  type StartAppServer,
+} from './app-server-instance.ts'
 import { isFullStackDeploy } from './full-stack-deploy.ts'
 import { createRestartBackoff } from './restart-backoff.ts'
 
@@ -82,16 +87,30 @@ export function createAppServerManager(options: {
     entry.logs = cutText(entry.logs + text, keptLogCharacters, 'end')
   }
 
-  const launch = async (entry: AppEntry, deployId: string) =>
-    options.startAppServer({
-      appId: entry.appId,
-      deployId,
-      deployPath: path.join(options.deploysDir, entry.appId, deployId),
-      dataPath: path.join(options.deploysDir, entry.appId, 'data'),
-      healthTimeoutMs: options.healthTimeoutMs,
-      onOutput: (text) => appendLog(entry, text),
-      env: await options.environmentFor?.(entry.appId),
-    })
+  /**
+   * The server gets the app's secrets; what it prints is kept and reported with their values
+   * redacted (docs/product/vault.md "Redaction"), so no log or error of Sprout carries one.
+   */
+  const launch = async (entry: AppEntry, deployId: string) => {
+    const env = (await options.environmentFor?.(entry.appId)) ?? {}
+    const redactor = createSecretRedactor(env)
+    const output = redactor.stream()
+    try {
+      return await options.startAppServer({
+        appId: entry.appId,
+        deployId,
+        deployPath: path.join(options.deploysDir, entry.appId, deployId),
+        dataPath: path.join(options.deploysDir, entry.appId, 'data'),
+        healthTimeoutMs: options.healthTimeoutMs,
+        onOutput: (text) => appendLog(entry, output.push(text)),
+        env,
+      })
+    } catch (error) {
+      appendLog(entry, output.flush())
+      if (!(error instanceof AppServerStartError) || redactor.empty) throw error
+      throw new AppServerStartError(redactor.redact(error.message), redactor.redact(error.output))
+    }
+  }
 
   const adopt = (entry: AppEntry, instance: AppServerInstance) => {
     entry.current = instance
