@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { createSecretRedactor, type SecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { devServerAnswers } from '../../dev-server-request.ts'
 import type { Devbox, DevServerStatus } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
@@ -48,6 +49,8 @@ export function createDevServer(input: {
   let logs = ''
   /** The app's secrets (docs/product/vault.md "Where values go"); Sprout's own variables win. */
   let extraEnv: Record<string, string> = {}
+  /** What the server prints is kept with those values redacted (logs, errors, server_logs). */
+  let redactor: SecretRedactor = createSecretRedactor({})
   let applying: Promise<void> = Promise.resolve()
 
   // A function, not a comparison, because `stop()` may change `wanted` while launch awaits.
@@ -85,8 +88,11 @@ export function createDevServer(input: {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     child = serverProcess
-    serverProcess.stdout?.setEncoding('utf8').on('data', appendLog)
-    serverProcess.stderr?.setEncoding('utf8').on('data', appendLog)
+    const output = redactor.stream()
+    const keep = (text: string) => appendLog(output.push(text))
+    serverProcess.stdout?.setEncoding('utf8').on('data', keep)
+    serverProcess.stderr?.setEncoding('utf8').on('data', keep)
+    serverProcess.once('close', () => appendLog(output.flush()))
     serverProcess.on('error', (error) => {
       appendLog(`\n${error.message}\n`)
       if (child === serverProcess) child = undefined
@@ -200,6 +206,7 @@ export function createDevServer(input: {
         .then(async () => {
           if (sameEnvironment(env, extraEnv)) return
           extraEnv = { ...env }
+          redactor = createSecretRedactor(extraEnv)
           if (wanted !== 'running') return
           // A process's environment is fixed at its start: the server starts again, on the same
           // port, and the preview's page reconnects and reloads by itself.
