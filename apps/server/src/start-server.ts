@@ -18,7 +18,11 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   )
   await migrateDatabase(database)
   const authSecret = config.authSecret ?? (await loadOrCreateKeyFile(config.dataDir, 'auth-secret'))
-  const vaultKeyring = await loadVaultKeyring(config, database.db)
+  // A vault no configured key can read stops the start (docs/product/vault.md "Master key").
+  const vaultKeyring = await loadVaultKeyring(config, database.db).catch(async (error) => {
+    await database.close()
+    throw error
+  })
   const devboxes = createLocalDevboxRuntime(config, database.db)
   const created = createApp({
     config,
