@@ -17,6 +17,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       entry: apiEntry,
       exclude: [/^(?!\/api(?:[/?#]|$))/],
       injectClientScript: false,
+      // The plugin's default reloads the page on every server change, which loses what the user
+      // typed; the next /api request uses the new code anyway (docs/decisions/014-app-back-ends.md).
+      handleHotUpdate: () => undefined,
       loadModule: loadApi,
     }),
     {

@@ -21,11 +21,15 @@ test.afterAll(() => server.stop())
 
 const agentWork = { timeout: 60_000 }
 
-/** Signs the guest book on the page (or frame) showing it and waits for the entry to be listed. */
+/**
+ * Signs the guest book on the page (or frame) showing it and waits for the entry to be listed.
+ * Enter in the name field submits the form: Playwright aims clicks inside the preview's scaled
+ * frame as if it were not scaled, and would miss the button.
+ */
 async function sign(scope: Page | FrameLocator, name: string, text: string) {
-  await scope.getByLabel('Name').fill(name)
   await scope.getByLabel('Message').fill(text)
-  await scope.getByRole('button', { name: 'Sign the guest book' }).click()
+  await scope.getByLabel('Name').fill(name)
+  await scope.getByLabel('Name').press('Enter')
   await expect(scope.getByRole('region', { name: 'Entries' }).getByText(text)).toBeVisible()
 }
 
@@ -42,6 +46,9 @@ test('the Demo model builds a guest book whose entries live in the preview and i
   await home.createDialog.createButton.click()
   await page.waitForURL(/\/applications\/[^/]+\/edit$/, { timeout: DEVBOX_READY_TIMEOUT + 30_000 })
   const editorUrl = page.url()
+  const builder = new BuilderPage(page)
+  await expect(builder.iframe).toHaveAttribute('src', /.+/, agentWork)
+  const frameBeforeRun = await builder.iframe.getAttribute('src')
 
   const chat = new ChatPanel(page)
   await expect(chat.agentMessages.last()).toContainText(
@@ -52,9 +59,11 @@ test('the Demo model builds a guest book whose entries live in the preview and i
   await expect(chat.toolCall('Write: server/app.ts')).toBeVisible()
 
   // The preview: the page calls its own server routes, which keep the entry in the database.
-  const builder = new BuilderPage(page)
-  await builder.refreshButton.click()
+  // The builder reloads the preview once the run is over; typing before that would be lost.
+  await expect(builder.iframe).not.toHaveAttribute('src', frameBeforeRun ?? '', agentWork)
   await builder.interactCover.click()
+  // The pane widens as it takes focus; a click aimed while the frame still grows would miss.
+  await expect.poll(() => builder.paneWidth()).toBe(500)
   await expect(builder.frame.getByText('No entries yet. Be the first to sign!')).toBeVisible(
     agentWork,
   )
@@ -81,6 +90,5 @@ test('the Demo model builds a guest book whose entries live in the preview and i
 
   // And the preview still lists its own entry.
   await page.goto(editorUrl)
-  await builder.interactCover.click()
   await expect(builder.frame.getByText('Hello from the preview')).toBeVisible(agentWork)
 })
