@@ -57,7 +57,7 @@ export function createApp({
   const origins = createOrigins(config)
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
-  const vault = createVault({ db, keyring: vaultKeyring })
+  const vault = createVault({ database, keyring: vaultKeyring })
   // The vault's values reach the app's dev and production servers, restarted on each change.
   devboxes.useSecrets((applicationId) => vault.secretsOf(applicationId))
   vault.onChange((applicationId) => {

@@ -37,6 +37,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   const reencrypted = await created.vault.reencrypt()
   if (reencrypted > 0) console.log(`Re-encrypted ${reencrypted} vault secret(s) under VAULT_KEY`)
   await created.authCache.start()
+  await created.vault.start()
   await created.conversations.start()
   const handlers = createNodeHandlers(created)
   const server = http.createServer(handlers.request)
@@ -62,6 +63,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await created.conversations.stop()
       await devboxes.stop()
       await created.authCache.stop()
+      await created.vault.stop()
       await database.close()
     },
   }

@@ -48,6 +48,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
   })
   const { app, auth, origins, authCache } = created
   await authCache.start()
+  await created.vault.start()
   await created.conversations.start()
   await devboxes.start()
   let server: http.Server | undefined
@@ -154,6 +155,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
       await created.conversations.stop()
       await devboxes.stop()
       await authCache.stop()
+      await created.vault.stop()
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
     },

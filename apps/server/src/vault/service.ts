@@ -1,4 +1,5 @@
-import type { Database } from '@sprout/db/database.ts'
+import { randomUUID } from 'node:crypto'
+import type { Database, DatabaseHandle } from '@sprout/db/database.ts'
 import { vaultSecrets } from '@sprout/db/schema/vault-secrets.ts'
 import {
   type SetSecretRequest,
@@ -38,7 +39,19 @@ export type VaultChangeListener = (applicationId: string) => void
  */
 export type Vault = ReturnType<typeof createVault>
 
-export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyring }) {
+/** Other server processes hear of a change here, so their app servers get the new values too. */
+const changeChannel = 'sprout_vault_changed'
+
+export function createVault({
+  database,
+  keyring,
+}: {
+  database: DatabaseHandle
+  keyring: VaultKeyring
+}) {
+  const db = database.db
+  const instanceId = randomUUID()
+  let stopListening: (() => Promise<void>) | undefined
   const listeners = new Set<VaultChangeListener>()
   const loaded = new Map<string, ApplicationSecrets>()
   const load = async (applicationId: string): Promise<ApplicationSecrets> => {
@@ -51,6 +64,10 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
     // Redaction covers a new value before the call that set it returns.
     if (loaded.has(applicationId)) await load(applicationId)
     for (const listener of listeners) listener(applicationId)
+  }
+  const changedHere = async (applicationId: string) => {
+    await changed(applicationId)
+    await database.notify(changeChannel, JSON.stringify({ instanceId, applicationId }))
   }
 
   const listFor = async (context: ApplicationContext, applicationId: string) => {
@@ -87,7 +104,7 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
         target: [vaultSecrets.applicationId, vaultSecrets.key],
         set: { ...sealed, keyId: keyring.current.id, updatedAt },
       })
-    await changed(application.id)
+    await changedHere(application.id)
     return { key: input.key, updated_at: updatedAt.toISOString() }
   }
 
@@ -98,7 +115,7 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
       .where(and(eq(vaultSecrets.applicationId, application.id), eq(vaultSecrets.key, key)))
       .returning({ key: vaultSecrets.key })
     if (deleted.length === 0) throw notFound(`The vault has no secret named ${key}`)
-    await changed(application.id)
+    await changedHere(application.id)
   }
 
   const runSecrets: RunSecrets = { load, current: (applicationId) => loaded.get(applicationId) }
@@ -110,6 +127,16 @@ export function createVault({ db, keyring }: { db: Database; keyring: VaultKeyri
     secretsOf: (applicationId: string) => readSecrets(db, keyring, applicationId),
     reencrypt: () => reencryptSecrets(db, keyring),
     runSecrets,
+    start: async () => {
+      stopListening = await database.listen(changeChannel, (payload) => {
+        const change = JSON.parse(payload) as { instanceId: string; applicationId: string }
+        if (change.instanceId !== instanceId) void changed(change.applicationId)
+      })
+    },
+    stop: async () => {
+      await stopListening?.()
+      stopListening = undefined
+    },
     onChange: (listener: VaultChangeListener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

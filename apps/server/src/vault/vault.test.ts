@@ -162,7 +162,7 @@ describe('the vault', { timeout: 120_000 }, () => {
     const before = await harness.created.vault.secretsOf(applicationId)
     const rotatedKey = newKey()
     const rotated = createVault({
-      db,
+      database: harness.database,
       keyring: createKeyring(rotatedKey, [oldKey.key.toString('base64')]),
     })
     expect(await rotated.secretsOf(applicationId)).toEqual(before)
@@ -173,7 +173,10 @@ describe('the vault', { timeout: 120_000 }, () => {
     expect(new Set(rows.map((row) => row.keyId))).toEqual(
       new Set([masterKeyId(Buffer.from(rotatedKey, 'base64'))]),
     )
-    const newOnly = createVault({ db, keyring: createKeyring(rotatedKey, []) })
+    const newOnly = createVault({
+      database: harness.database,
+      keyring: createKeyring(rotatedKey, []),
+    })
     expect(await newOnly.secretsOf(applicationId)).toEqual(before)
     const config = parseConfig({ DATA_DIR: harness.config.dataDir, VAULT_KEY: rotatedKey })
     await expect(loadVaultKeyring(config, db)).resolves.toMatchObject({
@@ -186,7 +189,7 @@ describe('the vault', { timeout: 120_000 }, () => {
     )
     // Back under the harness's key for the other tests.
     const back = createVault({
-      db,
+      database: harness.database,
       keyring: createKeyring(oldKey.key.toString('base64'), [rotatedKey]),
     })
     await back.reencrypt()
@@ -208,6 +211,23 @@ describe('the vault', { timeout: 120_000 }, () => {
     await expect(loadVaultKeyring(noFile, db)).rejects.toThrow(
       /VAULT_KEY is not set and the key file .*vault-key is missing/,
     )
+  })
+
+  it('tells the other server processes of a change (LISTEN/NOTIFY)', async () => {
+    const other = createVault({
+      database: harness.database,
+      keyring: harness.created.vault.keyring,
+    })
+    await other.start()
+    const heard: string[] = []
+    other.onChange((id) => heard.push(id))
+    await other.runSecrets.load(applicationId)
+    expect((await setSecret({ key: 'SHARED', value: 'seen-elsewhere' })).status).toBe(200)
+    await expect.poll(() => heard).toEqual([applicationId])
+    await expect
+      .poll(() => other.runSecrets.current(applicationId)?.env.SHARED)
+      .toBe('seen-elsewhere')
+    await other.stop()
   })
 
   it("deletes an application's secrets with the application", async () => {
