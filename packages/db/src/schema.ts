@@ -5,6 +5,9 @@ import { conversations } from './schema/conversations.ts'
 import { deploys } from './schema/deploys.ts'
 import { devboxAuthTokens } from './schema/devbox-auth-tokens.ts'
 import { devboxes } from './schema/devboxes.ts'
+import { errorGroups } from './schema/error-groups.ts'
+import { errorInstances } from './schema/error-instances.ts'
+import { errorProjects } from './schema/error-projects.ts'
 import { messages } from './schema/messages.ts'
 import { runs } from './schema/runs.ts'
 import { stagedMessages } from './schema/staged-messages.ts'
@@ -23,4 +26,7 @@ export const schema = {
   runs,
   stagedMessages,
   vaultSecrets,
+  errorProjects,
+  errorGroups,
+  errorInstances,
 }
