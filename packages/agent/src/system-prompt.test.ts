@@ -30,6 +30,7 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
     'Secrets, API keys and tokens are used only on the server',
     'server_logs',
     '`<secret-request key="NAME" />`',
+    'error_reports_list',
   ]) {
     expect(fullStack).toContain(rule)
   }

@@ -10,6 +10,7 @@ const backEndSection = `
 - Secrets, API keys and tokens are used only on the server, read from process.env in server/ code; the client asks the server for what it needs. Calls to outside APIs that need a key go in a server route.
 - When the app needs a secret the user has not given (an API key, a token), ask for it by writing the tag \`<secret-request key="NAME" />\` on its own line of your message, with NAME an environment-variable name (capital letters, digits, underscores; never starting with VITE_), then end your turn. The chat shows the user a form for it; the value goes to the app's vault, never into the conversation. When the user says the secret is set, it is in process.env.NAME of the app's server and of your shell_exec commands (so you can try a call with it). Never ask for a secret in plain chat. Secret values are shown to you as [secret NAME]; never try to reveal them.
 - When a route fails, call server_logs to read the dev server's recent output (errors of server routes are printed there), fix the cause, and try again.
+- Errors the app's users hit (in the browser and in server routes, in the preview and in production) are collected and grouped: error_reports_list shows them with their group_id, URL and stack; after fixing one, mark it with error_reports_update (action resolve, with a one-line comment).
 `
 
 /** The instructions every builder run starts with; `backEnd` for apps of the full-stack starter. */

@@ -2,6 +2,8 @@ import type { ToolName } from '@sprout/protocol/tool-formats/tool-names.ts'
 import type { Tool } from 'ai'
 import { createAddRandomTool } from './add-random.ts'
 import { createDeleteFileTool } from './delete-file.ts'
+import { createErrorReportsListTool } from './error-reports-list.ts'
+import { createErrorReportsUpdateTool } from './error-reports-update.ts'
 import { createGetTimeTool } from './get-time.ts'
 import { createListFilesTool } from './list-files.ts'
 import { orderToolCalls } from './order-tool-calls.ts'
@@ -18,7 +20,7 @@ import { createWriteFileTool } from './write-file.ts'
 
 /**
  * Every tool (docs/product/tool-calls.md) that the agent runs itself; web_search only when
- * configured.
+ * configured, the error tools only when the run has its application's errors.
  */
 export function createAgentTools(context: ToolContext) {
   const tools = {
@@ -35,8 +37,14 @@ export function createAgentTools(context: ToolContext) {
     get_time: createGetTimeTool(context),
     roll_dice: createRollDiceTool(context),
   } satisfies Partial<Record<ToolName, Tool>>
-  if (!isWebSearchConfigured(context.webSearch)) return orderToolCalls(tools)
-  return orderToolCalls({ ...tools, web_search: createWebSearchTool(context) })
+  const errorTools: Record<string, Tool> = context.errorReports
+    ? {
+        error_reports_list: createErrorReportsListTool(context),
+        error_reports_update: createErrorReportsUpdateTool(context),
+      }
+    : {}
+  if (!isWebSearchConfigured(context.webSearch)) return orderToolCalls({ ...tools, ...errorTools })
+  return orderToolCalls({ ...tools, ...errorTools, web_search: createWebSearchTool(context) })
 }
 
 export type AgentTools = ReturnType<typeof createAgentTools>

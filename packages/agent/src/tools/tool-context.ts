@@ -1,4 +1,5 @@
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import type { ErrorGroup, ErrorGroupStatus } from '@sprout/protocol/api/error-monitoring.ts'
 import type { StreamRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 
 /** Where web_search sends queries; the tool is only offered when one of these is set. */
@@ -6,6 +7,20 @@ export type WebSearchConfig = {
   searxngUrl?: string
   braveApiKey?: string
   tavilyApiKey?: string
+}
+
+/** error_reports_update's actions (docs/product/tool-calls.md "Tool inputs"). */
+export const errorReportActions = ['resolve', 'suppress', 'update'] as const
+export type ErrorReportAction = (typeof errorReportActions)[number]
+
+/**
+ * The error groups of the run's application (docs/product/error-monitoring.md): the server wires
+ * them to its error monitoring; without them the error tools are not offered.
+ */
+export type ErrorReportsAccess = {
+  list: (status: ErrorGroupStatus, limit: number) => Promise<ErrorGroup[]>
+  /** resolve: resolved; suppress: ignored; update: the status stays. Throws for an unknown group. */
+  update: (action: ErrorReportAction, groupId: string, comment?: string) => Promise<ErrorGroup>
 }
 
 /** What the tools of one agent run work with. */
@@ -18,6 +33,7 @@ export type ToolContext = {
   /** Redaction for output that arrives in pieces (a value split across two is still caught). */
   redactStream?: () => StreamRedactor
   webSearch?: WebSearchConfig
+  errorReports?: ErrorReportsAccess
   fetch?: typeof globalThis.fetch
   /** Injected for deterministic tests; defaults to Math.random and the clock. */
   random?: () => number
