@@ -97,8 +97,15 @@ export type Devbox = {
 export type DevboxDriver = {
   /** Creates a workspace from templates/{packType}, installs dependencies, starts its dev server. */
   provision: (packType: PackType, options?: { id?: string }) => Promise<Devbox>
-  /** Re-attaches to an existing workspace after a restart (dev server started again). */
-  open: (id: string, packType: PackType) => Promise<Devbox>
+  /**
+   * Re-attaches to an existing workspace after a restart (dev server started again, with `env`
+   * from the start: the app's secrets, as `devServer.setEnvironment` gives them).
+   */
+  open: (
+    id: string,
+    packType: PackType,
+    options?: { env?: Record<string, string> },
+  ) => Promise<Devbox>
   destroy: (id: string) => Promise<void>
   /** Stops every dev server this driver started (server shutdown). */
   shutdown: () => Promise<void>

@@ -165,7 +165,8 @@ export function createDevboxRuntime(options: {
         return openSlots(async () => {
           if (!unopened.has(applicationId)) return boxes.get(applicationId)
           try {
-            const box = await driver.open(row.id, row.packType)
+            const env = await secretsFor(applicationId)
+            const box = await driver.open(row.id, row.packType, { env })
             unopened.delete(applicationId)
             // The application was deleted while its box was being opened.
             if (!states.has(applicationId)) return undefined

@@ -69,3 +69,22 @@ test('setEnvironment restarts the dev server with the values, on the same port, 
   await box.devServer.start()
   await waitFor(async () => (await tokenLength()) === 6, 30_000)
 }, 120_000)
+
+test('a box reopened after a restart starts its dev server once, with the environment given', async () => {
+  await driver.shutdown()
+  const reopened = createLocalDriver({
+    rootDir,
+    templatesDir,
+    cacheDir: testCacheDir,
+    logger: silentLogger,
+  })
+  try {
+    box = await reopened.open(box.id, 'fullstack', { env: { APP_TOKEN: 'reopened-token' } })
+    expect(box.devServer.status()).toBe('running')
+    await waitFor(async () => (await tokenLength()) === 14, 30_000)
+    expect(box.devServer.logs()).toContain('started with [secret APP_TOKEN]')
+    expect(box.devServer.logs()).not.toContain('no token')
+  } finally {
+    await reopened.shutdown()
+  }
+}, 120_000)

@@ -247,9 +247,10 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       }
     },
 
-    open: async (id, packType) => {
+    open: async (id, packType, openOptions: { env?: Record<string, string> } = {}) => {
       const existing = attached.get(id)
       if (existing) {
+        if (openOptions.env) await existing.box.devServer.setEnvironment?.(openOptions.env)
         await existing.box.devServer.start()
         return existing.box
       }
@@ -257,6 +258,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         throw new Error(`Dev box ${id} has no workspace in ${workspacesDir}; provision a new one`)
       }
       const { box } = await attach(id, packType)
+      // Not started yet, so the server starts once, with its environment.
+      if (openOptions.env) await box.devServer.setEnvironment?.(openOptions.env)
       // The workspace is intact even when app code broke the dev server; restarts keep trying.
       await box.devServer.start().catch((error: Error) => {
         logger.warn('Dev server did not start when reopening the box', { id, error: error.message })
