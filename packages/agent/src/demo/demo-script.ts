@@ -1,6 +1,7 @@
 import { formatSecretRequest } from '@sprout/protocol/text/secret-request.ts'
 import { planDemoApp, renderDemoApp } from './demo-app.ts'
 import type { DemoConversation } from './demo-conversation.ts'
+import { planErrorLoopStep } from './demo-error-loop.ts'
 import {
   guestBookClient,
   guestBookClientPath,
@@ -9,6 +10,7 @@ import {
   guestBookServer,
   guestBookServerPath,
 } from './demo-guest-book.ts'
+import { type DemoStep, type DemoToolCall, nextScriptStep } from './demo-steps.ts'
 import {
   WEATHER_SECRET_KEY,
   weatherClient,
@@ -18,16 +20,14 @@ import {
   weatherServerPath,
 } from './demo-weather.ts'
 
-export type DemoToolCall = { toolName: string; input: Record<string, unknown> }
-
-/** One model turn of the Demo model: optional reasoning, text and tool calls. */
-export type DemoStep = { reasoning?: string; text?: string; toolCalls: DemoToolCall[] }
+export type { DemoStep, DemoToolCall } from './demo-steps.ts'
 
 export const DEMO_HELP_TEXT =
   'I am the **Demo model**: a scripted stand-in with no AI behind it, so I cannot understand ' +
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
-  'guest book"), a weather app that asks for its API key ("Build a weather app"), roll ' +
+  'guest book"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
+  'weather app that asks for its API key ("Build a weather app"), roll ' +
   'dice ("roll 2d6"), tell the time ("what time is it") ' +
   'or add a random number ("add a random number to 5").\n\n' +
   'To work with a real model, set ANTHROPIC_API_KEY, OPENAI_API_KEY or XAI_API_KEY (or ' +
@@ -76,32 +76,6 @@ function toolReply(conversation: DemoConversation, call: DemoToolCall, lead: str
     return { text: `The ${outcome.toolName} tool failed: ${outcome.text}`, toolCalls: [] }
   }
   return { text: `${outcome.text}.`.replace(/\.\.$/, '.'), toolCalls: [] }
-}
-
-/**
- * The step of a fixed script that comes next: one step per tool result so far, then `done`; the
- * first failed tool ends it with its error, since a script cannot work around one.
- */
-function nextScriptStep(
-  script: DemoStep[],
-  conversation: DemoConversation,
-  tools: Set<string>,
-  done: string,
-): DemoStep {
-  const failed = conversation.outcomes.find((outcome) => outcome.isError)
-  if (failed) {
-    return {
-      text:
-        `The ${failed.toolName} step failed: ${failed.text}\n\n` +
-        'As a scripted demo I cannot work around that. Configure a real model to keep going.',
-      toolCalls: [],
-    }
-  }
-  // Steps whose tools this run does not offer (e.g. server_logs) are skipped.
-  const remaining = script
-    .filter((step) => step.toolCalls.every((call) => tools.has(call.toolName)))
-    .slice(conversation.outcomes.length)
-  return remaining[0] ?? { text: done, toolCalls: [] }
 }
 
 const realModelHint =
@@ -240,6 +214,8 @@ function weatherSteps(): DemoStep[] {
 /** Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. */
 export function planDemoStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
   const tools = new Set(availableTools)
+  const errorLoop = planErrorLoopStep(conversation, tools)
+  if (errorLoop) return errorLoop
   const intent = detectDemoIntent(conversation.userText)
   switch (intent.kind) {
     case 'dice':

@@ -1,0 +1,43 @@
+/**
+ * The message the builder's error list sends to the agent (docs/product/error-monitoring.md
+ * "Builder error list"): what the agent needs to find each error — message, type, stack, when it
+ * was last seen and where — with the group id for error_reports_update.
+ */
+export type ErrorFixRequestGroup = {
+  id: string
+  error_type: string
+  representative_message: string
+  representative_stack: string[]
+  last_seen_at: string
+  last_url: string | null
+}
+
+const STACK_LINES_SENT = 15
+
+export function formatErrorFixRequest(groups: ErrorFixRequestGroup[]): string {
+  const heading =
+    groups.length === 1
+      ? 'Please fix this error in the app:'
+      : `Please fix these ${groups.length} errors in the app:`
+  const blocks = groups.map((group) =>
+    [
+      `Error: ${group.representative_message || group.error_type}`,
+      `Type: ${group.error_type}`,
+      `Group: ${group.id}`,
+      `Last seen: ${group.last_seen_at}`,
+      `URL: ${group.last_url ?? 'unknown'}`,
+      ...(group.representative_stack.length > 0
+        ? [
+            'Stack:',
+            ...group.representative_stack.slice(0, STACK_LINES_SENT).map((line) => `  ${line}`),
+          ]
+        : []),
+    ].join('\n'),
+  )
+  return [heading, ...blocks].join('\n\n')
+}
+
+/** Whether a user message asks to fix the app's errors (the error list's message, or typed). */
+export function isErrorFixRequest(text: string): boolean {
+  return /^\s*(?:please\s+)?fix\b|\bfix (?:the|this|these|my|all) (?:\w+ )?errors?\b/i.test(text)
+}
