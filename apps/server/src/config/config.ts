@@ -31,17 +31,21 @@ const vaultKeyList = z
   )
   .refine((keys) => keys.every(isVaultKey), `every key ${vaultKeyMessage}`)
 
-const rateLimit = z
-  .string()
-  .default('10/60')
-  .transform((value, context) => {
-    const match = /^(\d+)\/(\d+)$/.exec(value.trim())
-    if (!match) {
-      context.addIssue({ code: 'custom', message: 'must look like MAX/SECONDS, for example 10/60' })
-      return z.NEVER
-    }
-    return { max: Number(match[1]), windowSeconds: Number(match[2]) }
-  })
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, context) => {
+      const match = /^(\d+)\/(\d+)$/.exec(value.trim())
+      if (!match) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must look like MAX/SECONDS, for example 10/60',
+        })
+        return z.NEVER
+      }
+      return { max: Number(match[1]), windowSeconds: Number(match[2]) }
+    })
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,7 +63,9 @@ const environmentSchema = z.object({
   // Older master keys, comma-separated: still read, never used to encrypt (key rotation).
   VAULT_KEYS: vaultKeyList,
   AUTH_SECRET: optionalText,
-  AUTH_RATE_LIMIT: rateLimit,
+  AUTH_RATE_LIMIT: rateLimit('10/60'),
+  // Error events each application may send per window (docs/product/error-monitoring.md "Ingest").
+  ERRORS_RATE_LIMIT: rateLimit('3000/60'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -124,6 +130,8 @@ export type Config = {
   vaultKeys: string[]
   authSecret: string | undefined
   authRateLimit: { max: number; windowSeconds: number }
+  /** ERRORS_RATE_LIMIT: error events per application per window, then 429 with Retry-After. */
+  errorsRateLimit: { max: number; windowSeconds: number }
   trustProxy: boolean
   /** Largest request body accepted by any route, checked before parsing (MAX_BODY_BYTES). */
   maxBodyBytes: number
@@ -183,6 +191,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     vaultKeys: values.VAULT_KEYS,
     authSecret: values.AUTH_SECRET,
     authRateLimit: values.AUTH_RATE_LIMIT,
+    errorsRateLimit: values.ERRORS_RATE_LIMIT,
     trustProxy: values.TRUST_PROXY,
     maxBodyBytes: values.MAX_BODY_BYTES,
     providers: {
