@@ -54,7 +54,11 @@ export type LocalDevbox = Devbox & { devServer: DevServer }
 
 export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
   provision: (packType: PackType, options?: { id?: string }) => Promise<LocalDevbox>
-  open: (id: string, packType: PackType) => Promise<LocalDevbox>
+  open: (
+    id: string,
+    packType: PackType,
+    options?: { env?: Record<string, string> },
+  ) => Promise<LocalDevbox>
   /** True when commands and dev servers run under bubblewrap. */
   sandboxed: boolean
   /** What confines boxes on this machine, and the limits each box gets. */
