@@ -13,6 +13,19 @@ export type EgressDecision =
   | { allowed: true; address: string; port: number }
   | { allowed: false; reason: string }
 
+/**
+ * The one name inside boxes that reaches Sprout itself (its error ingest): plain HTTP on port 80,
+ * answered by the server's handler for the calling box, never forwarded anywhere.
+ */
+export const internalHostname = 'sprout.internal'
+
+/** Answers a box's request to `http://sprout.internal` (`request.url` is the path). */
+export type InternalRequestHandler = (
+  boxId: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+) => void
+
 export type EgressProxy = {
   policy: EgressPolicy
   /** Serves the proxy on a unix socket (one per box); resolves to a function that closes it. */
@@ -47,6 +60,8 @@ export function createEgressProxy(options: {
   logger: DevboxLogger
   /** Name resolution; defaults to the system resolver. */
   lookup?: (hostname: string) => Promise<string[]>
+  /** Answers `http://sprout.internal`; without it the name is refused like any other. */
+  internal?: InternalRequestHandler
 }): EgressProxy {
   const registryHost = new URL(options.registryUrl).hostname.toLowerCase()
   const lookup =
@@ -100,6 +115,11 @@ export function createEgressProxy(options: {
     const server = http.createServer((request, response) => {
       void forwardHttp(request, response).catch(() => response.destroy())
     })
+    // Requests to sprout.internal, from the plain HTTP proxy or from inside a CONNECT tunnel.
+    const internalServer = http.createServer((request, response) => {
+      if (!options.internal) return response.destroy()
+      options.internal(boxId, request, response)
+    })
     const forwardHttp = async (request: IncomingMessage, response: ServerResponse) => {
       track(request.socket)
       let target: URL
@@ -108,6 +128,14 @@ export function createEgressProxy(options: {
       } catch {
         response.writeHead(400, { 'content-type': 'text/plain' })
         return response.end('Send absolute http:// URLs through this proxy, or use CONNECT.\n')
+      }
+      if (options.internal && target.hostname.toLowerCase() === internalHostname) {
+        if (target.protocol !== 'http:' || (target.port !== '' && target.port !== '80')) {
+          response.writeHead(403, { 'content-type': 'text/plain' })
+          return response.end(refuse(target.host, 'only http://sprout.internal (port 80) exists'))
+        }
+        request.url = `${target.pathname}${target.search}`
+        return options.internal(boxId, request, response)
       }
       if (target.protocol !== 'http:') {
         response.writeHead(400, { 'content-type': 'text/plain' })
@@ -160,6 +188,19 @@ export function createEgressProxy(options: {
           return
         }
         const host = authority[1] ?? ''
+        if (options.internal && host.toLowerCase() === internalHostname) {
+          if (authority[2] !== '80') {
+            client.end(
+              `HTTP/1.1 403 Forbidden\r\n\r\n${refuse(request.url ?? '', 'only sprout.internal:80 exists')}`,
+            )
+            return
+          }
+          // The tunnel ends here, at Sprout's own handler, never at a network address.
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+          if (head.length > 0) client.unshift(head)
+          internalServer.emit('connection', client)
+          return
+        }
         const decision = await decide(host, Number(authority[2]))
         if (!decision.allowed) {
           client.end(`HTTP/1.1 403 Forbidden\r\n\r\n${refuse(request.url ?? '', decision.reason)}`)
@@ -201,6 +242,7 @@ export function createEgressProxy(options: {
     await chmod(socketPath, 0o600)
     return async () => {
       for (const socket of sockets) socket.destroy()
+      internalServer.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await rm(socketPath, { force: true })
     }

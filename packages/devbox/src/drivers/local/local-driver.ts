@@ -6,7 +6,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
 import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
-import type { EgressPolicy } from '../../egress/egress-proxy.ts'
+import type { EgressPolicy, InternalRequestHandler } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
 import { createAppServerStarter } from './app-server-starter.ts'
 import type { BoxLimits } from './box-cgroup.ts'
@@ -44,6 +44,11 @@ export type LocalDriverOptions = {
   egress?: EgressPolicy
   /** The npm registry the server uses: the one host `egress: 'registry'` allows. */
   registryUrl?: string
+  /**
+   * Answers `http://sprout.internal` for a box (dev box or production instance, by its id): the
+   * error ingest (docs/architecture/devbox.md "Error reports").
+   */
+  internalRequests?: InternalRequestHandler
   /** The unprivileged uid (and gid) box processes run as when the server is root. */
   boxUid?: number
   /** False: bubblewrap alone, for benchmarks only (see SandboxOptions). */
@@ -94,6 +99,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     limits: options.limits,
     egress: options.egress,
     registryUrl: options.registryUrl,
+    internalRequests: options.internalRequests,
     boxUid: options.boxUid,
     fullConfinement: options.fullConfinement,
   })

@@ -3,7 +3,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { EgressPolicy, EgressProxy } from '../../egress/egress-proxy.ts'
+import type {
+  EgressPolicy,
+  EgressProxy,
+  InternalRequestHandler,
+} from '../../egress/egress-proxy.ts'
 import { createEgressProxy } from '../../egress/egress-proxy.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import {
@@ -64,6 +68,8 @@ export type SandboxOptions = {
   /** DEVBOX_EGRESS; `open` by default. */
   egress?: EgressPolicy
   registryUrl?: string
+  /** Answers boxes' requests to `http://sprout.internal` (the error ingest). */
+  internalRequests?: InternalRequestHandler
   /** The unprivileged uid/gid boxes run as when the server is root (DEVBOX_UID). */
   boxUid?: number
   /**
@@ -131,6 +137,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         policy: options.egress ?? 'open',
         registryUrl: options.registryUrl ?? 'https://registry.npmjs.org/',
         logger,
+        internal: options.internalRequests,
       })
     }
     if (full) tools.cgroups = detectCgroups()
