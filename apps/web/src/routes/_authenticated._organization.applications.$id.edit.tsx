@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { PageContainer } from '../components/layout/page-container.tsx'
 import { Alert } from '../components/ui/alert.tsx'
 import { CenteredSpinner } from '../components/ui/spinner.tsx'
@@ -11,10 +11,11 @@ import { useApplication } from '../features/applications/use-application.ts'
 import { useEditorReady } from '../features/applications/use-editor-ready.ts'
 import { ChatWorkspace } from '../features/chat/chat-workspace.tsx'
 import { DeployButton } from '../features/deploy/deploy-button.tsx'
+import { BuilderErrorList } from '../features/errors/builder-error-list.tsx'
+import { applicationErrorsQueryKey } from '../features/errors/use-application-errors.ts'
 import { ModelSelector } from '../features/models/model-selector.tsx'
 import { useModels } from '../features/models/use-models.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
-import { PreviewErrorsPlaceholder } from '../features/preview/preview-errors-placeholder.tsx'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
 import { VaultButton } from '../features/vault/vault-button.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
@@ -37,6 +38,7 @@ function BuilderPage() {
   const admin = useAdminStatus()
   const models = useModels()
   const [previewReloads, setPreviewReloads] = useState(0)
+  const sendToAgent = useRef<((text: string) => void) | undefined>(undefined)
   useShowApplicationName(application.data?.name)
 
   if (application.isPending) return <CenteredSpinner label="Loading application..." />
@@ -58,7 +60,12 @@ function BuilderPage() {
       <ChatWorkspace
         applicationId={data.id}
         initialModel={data.model}
-        onRunFinished={() => setPreviewReloads((count) => count + 1)}
+        onRunFinished={() => {
+          setPreviewReloads((count) => count + 1)
+          // The agent may have resolved errors.
+          void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
+        }}
+        sendRef={sendToAgent}
         renderModelPicker={(picker) => (
           <ModelSelector
             models={models.data ?? []}
@@ -89,7 +96,12 @@ function BuilderPage() {
             )}
           </>
         }
-        footer={<PreviewErrorsPlaceholder />}
+        footer={
+          <BuilderErrorList
+            applicationId={data.id}
+            onAskAgent={(text) => sendToAgent.current?.(text)}
+          />
+        }
       />
     </div>
   )

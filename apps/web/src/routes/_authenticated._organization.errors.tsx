@@ -1,6 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../components/layout/placeholder-page.tsx'
+import { useApplications } from '../features/applications/use-applications.ts'
+import { ErrorsPage } from '../features/errors/errors-page.tsx'
+import { useOrganization } from '../features/organizations/use-organization.ts'
 
 export const Route = createFileRoute('/_authenticated/_organization/errors')({
-  component: () => <PlaceholderPage title="Error Monitoring" />,
+  component: ErrorsRoute,
 })
+
+/** docs/product/error-monitoring.md "Errors page"; its filter lists the organization's apps. */
+function ErrorsRoute() {
+  const organization = useOrganization()
+  const applications = useApplications(organization.organizationId)
+  return <ErrorsPage applications={applications.data ?? []} />
+}

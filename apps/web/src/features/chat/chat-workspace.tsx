@@ -22,17 +22,24 @@ export type ChatWorkspaceProps = {
   renderModelPicker?: (picker: ModelPickerProps) => ReactNode
   /** Called when an agent run ends (it may have changed the app's files). */
   onRunFinished?: () => void
+  /**
+   * Receives the function that sends a message with the chat's model, for senders outside the
+   * chat (the builder's error list).
+   */
+  sendRef?: { current: ((text: string) => void) | undefined }
 }
 
 /**
  * The builder's conversation list (left) and chat (centre), as siblings inside the builder's
  * flex row. Opens the newest conversation; 'New Conversation' starts from an empty chat.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one component wiring the chat's parts together
 export function ChatWorkspace({
   applicationId,
   initialModel,
   renderModelPicker,
   onRunFinished,
+  sendRef,
 }: ChatWorkspaceProps) {
   const queryClient = useQueryClient()
   const conversations = useConversations(applicationId)
@@ -74,6 +81,7 @@ export function ChatWorkspace({
   // Stable for the memoised transcript; the latest send and model are read when a secret is set.
   const latest = useRef({ send: chat.send, model })
   latest.current = { send: chat.send, model }
+  if (sendRef) sendRef.current = (text) => latest.current.send(text, latest.current.model)
   const renderSecretRequest = useCallback(
     (key: string) => (
       <SecretRequestWidget

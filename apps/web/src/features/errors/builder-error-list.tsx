@@ -1,0 +1,165 @@
+import type { ErrorGroup } from '@sprout/protocol/api/error-monitoring.ts'
+import { COMPACT_ERROR_LIST_SHOWN } from '@sprout/protocol/constants.ts'
+import { formatErrorFixRequest } from '@sprout/protocol/text/error-fix-request.ts'
+import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
+import { type ReactNode, useState } from 'react'
+import { Button } from '../../components/ui/button.tsx'
+import { classNames } from '../../lib/class-names.ts'
+import { occurrenceCount } from './occurrence-count.ts'
+import { useApplicationErrors } from './use-application-errors.ts'
+
+export type BuilderErrorListProps = {
+  applicationId: string
+  /** Sends the agent a message in the open conversation. */
+  onAskAgent: (message: string) => void
+}
+
+/**
+ * docs/product/error-monitoring.md "Builder error list": under the preview, the application's
+ * newest active errors; a click expands the panel with their details and the buttons that ask the
+ * agent to fix them.
+ */
+export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorListProps) {
+  const errors = useApplicationErrors(applicationId)
+  const [selectedId, setSelectedId] = useState<string | undefined>()
+  const groups = errors.data?.groups ?? []
+  const selected = groups.find((group) => group.id === selectedId)
+  const now = new Date()
+
+  let body: ReactNode
+  if (errors.isPending) {
+    body = <p className="text-zinc-400">Loading…</p>
+  } else if (errors.isError && groups.length === 0) {
+    body = <p className="text-red-600">Error loading</p>
+  } else if (groups.length === 0) {
+    body = <p className="text-emerald-700">All clear!</p>
+  } else if (selected) {
+    body = (
+      <ExpandedErrors
+        groups={groups}
+        selected={selected}
+        now={now}
+        onSelect={setSelectedId}
+        onAskAgent={onAskAgent}
+      />
+    )
+  } else {
+    const hidden = groups.length - COMPACT_ERROR_LIST_SHOWN
+    body = (
+      <ul className="flex flex-col gap-1">
+        {groups.slice(0, COMPACT_ERROR_LIST_SHOWN).map((group) => (
+          <li key={group.id}>
+            <button
+              type="button"
+              onClick={() => setSelectedId(group.id)}
+              aria-label={`${group.error_type}: ${group.representative_message}`}
+              className="flex w-full min-w-0 flex-col rounded-md px-1.5 py-1 text-left hover:bg-red-50"
+            >
+              <span className="truncate font-medium text-red-700">
+                {group.error_type}: {group.representative_message}
+              </span>
+              <span className="text-zinc-500">
+                {occurrenceCount(group.occurrence_count)} ·{' '}
+                {formatRelativeTime(group.last_seen_at, now)}
+              </span>
+            </button>
+          </li>
+        ))}
+        {hidden > 0 && <li className="px-1.5 text-zinc-500">+{hidden} more</li>}
+      </ul>
+    )
+  }
+
+  return (
+    <section
+      aria-label="Errors"
+      data-expanded={selected !== undefined}
+      className={classNames(
+        'flex flex-col gap-1.5 rounded-lg border bg-white px-3 py-2.5 text-xs',
+        groups.length > 0 ? 'border-red-200' : 'border-zinc-200',
+      )}
+    >
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="font-medium text-zinc-700">
+          {groups.length > 0 ? `Errors (${groups.length})` : 'No Errors'}
+        </h2>
+        {selected && (
+          <button
+            type="button"
+            onClick={() => setSelectedId(undefined)}
+            className="text-zinc-500 hover:text-zinc-800"
+          >
+            Collapse
+          </button>
+        )}
+      </div>
+      {body}
+    </section>
+  )
+}
+
+function ExpandedErrors({
+  groups,
+  selected,
+  now,
+  onSelect,
+  onAskAgent,
+}: {
+  groups: ErrorGroup[]
+  selected: ErrorGroup
+  now: Date
+  onSelect: (id: string) => void
+  onAskAgent: (message: string) => void
+}) {
+  return (
+    <div className="flex flex-col gap-2">
+      <ul className="flex flex-col gap-1">
+        {groups.map((group) => (
+          <li key={group.id}>
+            <button
+              type="button"
+              aria-pressed={group.id === selected.id}
+              onClick={() => onSelect(group.id)}
+              className={classNames(
+                'w-full truncate rounded-md px-1.5 py-1 text-left',
+                group.id === selected.id
+                  ? 'bg-red-50 text-red-800'
+                  : 'text-red-700 hover:bg-red-50',
+              )}
+            >
+              {group.error_type}: {group.representative_message}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div
+        data-testid="error-details"
+        className="flex flex-col gap-1.5 border-t border-zinc-100 pt-2"
+      >
+        <p className="font-medium break-words text-zinc-800">
+          {selected.error_type}: {selected.representative_message}
+        </p>
+        <p className="text-zinc-500">
+          {occurrenceCount(selected.occurrence_count)} · last seen{' '}
+          {formatRelativeTime(selected.last_seen_at, now)} · {selected.source}
+        </p>
+        {selected.last_url && <p className="truncate text-zinc-500">{selected.last_url}</p>}
+        {selected.representative_stack.length > 0 && (
+          <pre className="max-h-40 overflow-auto rounded-md bg-zinc-950 px-2 py-1.5 font-mono text-[10px] leading-relaxed whitespace-pre text-zinc-100">
+            {selected.representative_stack.join('\n')}
+          </pre>
+        )}
+        <Button size="sm" onClick={() => onAskAgent(formatErrorFixRequest([selected]))}>
+          Ask agent to fix this error
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => onAskAgent(formatErrorFixRequest(groups))}
+        >
+          Ask agent to fix
+        </Button>
+      </div>
+    </div>
+  )
+}
