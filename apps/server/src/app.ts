@@ -18,6 +18,8 @@ import { devboxAuthRoutes } from './devboxes/hand-off/routes.ts'
 import { poolRoutes } from './devboxes/pool/routes.ts'
 import { createPreviewHost } from './devboxes/preview-host/preview-host.ts'
 import type { DevboxRuntime } from './devboxes/runtime/devbox-runtime.ts'
+import { errorIngestRoutes, errorMonitoringRoutes } from './error-monitoring/routes.ts'
+import { createErrorIngest } from './error-monitoring/service.ts'
 import { notFound } from './errors/app-error.ts'
 import { onError } from './errors/on-error.ts'
 import { explorationRoutes } from './explorations/routes.ts'
@@ -71,6 +73,7 @@ export function createApp({
     devboxes,
     secrets: vault.runSecrets,
   })
+  const errorIngest = createErrorIngest({ db, rateLimit: config.errorsRateLimit })
   const app = new Hono<AppEnv>()
   app.onError(onError)
 
@@ -82,6 +85,8 @@ export function createApp({
     await next()
   })
   app.use('*', securityHeaders(origins))
+  // Sentry envelopes: binary, often compressed, with limits of their own (error-monitoring/envelope.ts).
+  app.route('/', errorIngestRoutes(errorIngest))
   app.use('*', limitRequestBody(config.maxBodyBytes))
   app.use('/api/*', refuseNulBytes)
   app.get('/healthz', async (context) => {
@@ -121,6 +126,7 @@ export function createApp({
     applicationRoutes({ db, config, origins, memberships, devboxes, deploysDir, beforeDelete }),
   )
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
+  app.route('/', errorMonitoringRoutes({ db, origins, memberships, ingest: errorIngest }))
   app.route('/', conversationRoutes({ db, origins, memberships, runtime: conversations }))
   app.route('/', explorationRoutes({ db, memberships, runtime: conversations }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))
@@ -137,7 +143,17 @@ export function createApp({
     appServers: devboxes.appServers,
     maxBodyBytes: config.maxBodyBytes,
   })
-  return { app, auth, origins, authCache, conversations, previewHost, appsHost, vault }
+  return {
+    app,
+    auth,
+    origins,
+    authCache,
+    conversations,
+    previewHost,
+    appsHost,
+    vault,
+    errorIngest,
+  }
 }
 
 /** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */

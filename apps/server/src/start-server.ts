@@ -64,6 +64,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await devboxes.stop()
       await created.authCache.stop()
       await created.vault.stop()
+      await created.errorIngest.stop()
       await database.close()
     },
   }

@@ -7,6 +7,7 @@ import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { Config } from '../config/config.ts'
 import { deployApplication, removeDeploys } from '../devboxes/deploys/service.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
+import { errorDsn } from '../error-monitoring/service.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody } from '../http/parse-request.ts'
 import { requireRunnableModel } from '../models/service.ts'
@@ -60,9 +61,13 @@ export function applicationRoutes(options: ApplicationRoutesOptions) {
     context.json(await listApplications(contextOf(context.var))),
   )
 
-  app.get('/api/applications/:id', async (context) =>
-    context.json(await getApplication(contextOf(context.var), context.req.param('id'))),
-  )
+  app.get('/api/applications/:id', async (context) => {
+    const application = await getApplication(contextOf(context.var), context.req.param('id'))
+    return context.json({
+      ...application,
+      dsn: await errorDsn(contextOf(context.var), application.id),
+    })
+  })
 
   app.delete('/api/applications/:id', async (context) => {
     const record = await findApplicationRecord(contextOf(context.var), context.req.param('id'))

@@ -78,6 +78,40 @@ async function exploration(fixture: MatrixFixture, idle = true): Promise<string>
   return explorationId
 }
 
+/** A Sentry envelope of one error event for A's application, sent to its DSN. */
+async function errorEnvelope(fixture: MatrixFixture, message = 'Matrix failure') {
+  const response = await fixture.harness.request(`/api/applications/${fixture.application.id}`, {
+    user: fixture.users.organizationAdmin,
+    headers: { 'organization-id': fixture.organizationId },
+  })
+  const { dsn } = (await response.json()) as { dsn: string }
+  const url = new URL(dsn)
+  const eventId = crypto.randomUUID().replaceAll('-', '')
+  const event = { event_id: eventId, exception: { values: [{ type: 'Error', value: message }] } }
+  const body = `{"event_id":"${eventId}","dsn":"${dsn}"}\n{"type":"event"}\n${JSON.stringify(event)}\n`
+  return { path: `/api${url.pathname}/envelope/?sentry_key=${url.username}`, body }
+}
+
+/** An error group of A's application (one event ingested). */
+async function errorGroup(fixture: MatrixFixture): Promise<string> {
+  const envelope = await errorEnvelope(fixture, `Matrix group ${++unique}`)
+  const sent = await fixture.harness.request(envelope.path, {
+    method: 'POST',
+    body: envelope.body,
+    headers: { 'content-type': 'text/plain' },
+  })
+  if (sent.status !== 200) throw new Error(`envelope failed: ${await sent.text()}`)
+  const response = await fixture.harness.request(
+    `/api/applications/${fixture.application.id}/error-groups?limit=1`,
+    {
+      user: fixture.users.organizationAdmin,
+      headers: { 'organization-id': fixture.organizationId },
+    },
+  )
+  const { groups } = (await response.json()) as { groups: { id: string }[] }
+  return groups[0]?.id ?? ''
+}
+
 const password = 'correct-horse-battery'
 let unique = 0
 const freshEmail = (label: string) => `${label}-${++unique}-${Date.now()}@example.com`
@@ -184,6 +218,68 @@ export const routeMatrix: Record<string, MatrixEntry> = {
       return { path: `${path}/${key}` }
     },
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'POST /api/:projectId{[0-9]+}/envelope/': {
+    request: async (fixture) => {
+      const envelope = await errorEnvelope(fixture)
+      return {
+        path: envelope.path,
+        init: { body: envelope.body, headers: { 'content-type': 'text/plain' } },
+      }
+    },
+    expect: everyone(200),
+  },
+  'OPTIONS /api/:projectId{[0-9]+}/envelope/': {
+    request: () => ({ path: '/api/1/envelope/' }),
+    expect: everyone(204),
+  },
+  'GET /api/errors/groups': {
+    request: () => ({ path: '/api/errors/groups?status=active' }),
+    expect: everyoneSignedIn(200),
+  },
+  'GET /api/errors/groups/:group/errors': {
+    request: async (fixture) => ({
+      path: `/api/errors/groups/${await errorGroup(fixture)}/errors`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'PATCH /api/errors/groups/:group/status': {
+    request: async (fixture) => ({
+      path: `/api/errors/groups/${await errorGroup(fixture)}/status`,
+      init: json({ status: 'resolved' }),
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/errors/stats': {
+    request: () => ({ path: '/api/errors/stats' }),
+    expect: everyoneSignedIn(200),
+  },
+  'GET /api/applications/:id/error-groups': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/error-groups` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/error-groups/:group/errors': {
+    request: async (fixture) => ({
+      path: `/api/applications/${fixture.application.id}/error-groups/${await errorGroup(fixture)}/errors`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'PATCH /api/applications/:id/error-groups/:group': {
+    request: async (fixture) => ({
+      path: `/api/applications/${fixture.application.id}/error-groups/${await errorGroup(fixture)}`,
+      init: json({ status: 'ignored' }),
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/error-stats': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/error-stats` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'POST /api/applications/:id/error-key/rotate': {
+    request: async ({ createApplication }) => ({
+      path: `/api/applications/${await createApplication()}/error-key/rotate`,
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
   'POST /api/org/devbox-token': {
     request: ({ application }) => ({

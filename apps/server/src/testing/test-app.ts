@@ -156,6 +156,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
       await devboxes.stop()
       await authCache.stop()
       await created.vault.stop()
+      await created.errorIngest.stop()
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -29,6 +29,8 @@ export const applicationSchema = z.object({
   prod_url: z.string().optional(),
   model: z.string(),
   created_at: z.string(),
+  /** Where the app's Sentry SDKs report (docs/product/error-monitoring.md "DSN"); one application's read. */
+  dsn: z.string().optional(),
 })
 export type Application = z.infer<typeof applicationSchema>
 

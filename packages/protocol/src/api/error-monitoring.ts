@@ -52,3 +52,35 @@ export const errorStatsSchema = z.object({
   total_occurrences: z.number(),
 })
 export type ErrorStats = z.infer<typeof errorStatsSchema>
+
+export type ErrorInstanceList = z.infer<typeof errorInstanceListSchema>
+export type ErrorSource = z.infer<typeof errorSourceSchema>
+
+export const ERROR_GROUPS_PAGE = 50
+export const ERROR_GROUPS_PAGE_MAX = 100
+export const ERROR_INSTANCES_DEFAULT = 10
+/** The newest occurrences a group keeps (docs/product/error-monitoring.md "Grouping"). */
+export const ERROR_INSTANCES_KEPT = 100
+
+const limitSchema = (fallback: number, max: number) =>
+  z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .default(fallback)
+
+/** `GET /api/errors/groups` and the per-application list. */
+export const errorGroupsQuerySchema = z.object({
+  status: errorGroupStatusSchema.optional(),
+  limit: limitSchema(ERROR_GROUPS_PAGE, ERROR_GROUPS_PAGE_MAX),
+  cursor: z.string().optional(),
+  application_id: z.string().optional(),
+})
+export type ErrorGroupsQuery = z.output<typeof errorGroupsQuerySchema>
+
+export const errorInstancesQuerySchema = z.object({
+  limit: limitSchema(ERROR_INSTANCES_DEFAULT, ERROR_INSTANCES_KEPT),
+})
+
+export const rotateErrorKeyResponseSchema = z.object({ dsn: z.string() })
