@@ -31,6 +31,7 @@ export function createConversationRuntime(options: {
   const runs = createRunManager({ ...options, store, settings })
   return {
     config: options.config,
+    secrets: options.secrets,
     hub,
     store,
     runs,

@@ -48,6 +48,16 @@ export type ChatContext = {
 }
 
 /**
+ * A value of the app's vault typed into the chat is stored and sent as `[secret KEY]`, like
+ * everything else (docs/product/vault.md "Redaction").
+ */
+async function redactTyped(context: ChatContext, scope: ConversationScope, text: string) {
+  const { secrets } = context.runtime
+  if (!scope.applicationId || !secrets) return text
+  return (await secrets.load(scope.applicationId)).redactor.redact(text)
+}
+
+/**
  * Sends a user message: into the given conversation, or a new one titled from the message; it
  * starts a run (409 while one is active: the client stages instead).
  */
@@ -64,10 +74,11 @@ export async function sendMessage(
   },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
   requireRunnableModel(context.runtime.config, input.model)
+  const message = await redactTyped(context, scope, input.message)
   const conversation = input.conversationId
     ? await findConversationRecord(context.db, scope, input.conversationId)
     : await createConversationRecord(context.db, scope, {
-        title: titleFromMessage(input.message),
+        title: titleFromMessage(message),
         model: input.model,
         createdBy: context.userId,
       })
@@ -75,7 +86,7 @@ export async function sendMessage(
     conversation,
     model: input.model,
     system: input.system,
-    userMessage: { text: input.message, clientId: input.clientId },
+    userMessage: { text: message, clientId: input.clientId },
   })
 }
 
@@ -102,7 +113,7 @@ export async function stageMessage(
       timeoutMs: runtime.settings.stageTimeoutMs,
     },
     conversation.id,
-    { text: input.message, clientId: input.clientId },
+    { text: await redactTyped(context, scope, input.message), clientId: input.clientId },
   )
 }
 

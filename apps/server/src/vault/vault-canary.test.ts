@@ -152,7 +152,8 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     const second = await call<{ conversation_id: string }>(
       actor,
       `/api/demo/applications/${applicationId}/message`,
-      { message: 'Read the log', model, conversation_id: conversationId },
+      // Typed into the chat too, the value is stored and sent redacted.
+      { message: `Read the log; my key is ${canary}`, model, conversation_id: conversationId },
     )
     answers.push(JSON.stringify(second.body))
     const logs = await readStream(listenUrl(harness, applicationId, conversationId, { token }), {
@@ -160,6 +161,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     })
     const logsText = JSON.stringify(logs.envelopes)
     expect(logsText).toContain('the token is [secret CANARY_TOKEN]')
+    expect(logsText).toContain('my key is [secret CANARY_TOKEN]')
     expect(logsText).not.toContain(canary)
 
     // Built and deployed, the production server has it and prints it; nothing Sprout says does.
