@@ -9,10 +9,12 @@ import type { ModelMessage } from 'ai'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { AppError, conflict } from '../errors/app-error.ts'
+import { createOrigins } from '../http/origins.ts'
 import type { EventStore } from '../stream/event-store.ts'
 import type { ApplicationSecrets, RunSecrets } from '../vault/service.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
+import { runErrorReports } from './run-error-reports.ts'
 import type { RunSettings } from './run-settings.ts'
 import { takeStagedMessages } from './staged-messages.ts'
 
@@ -65,8 +67,10 @@ function toolContextFor(
   box: Devbox,
   secrets: () => ApplicationSecrets | undefined,
   webSearch: Config['webSearch'],
+  errorReports: ReturnType<typeof runErrorReports>,
 ) {
   return {
+    errorReports,
     devbox: {
       files: box.files,
       devServer: box.devServer,
@@ -120,13 +124,23 @@ export async function executeRun(
     const loadedSecrets =
       box && environment.secrets ? await environment.secrets.load(applicationId) : undefined
     const secrets = () => environment.secrets?.current(applicationId) ?? loadedSecrets
+    const errorReports = runErrorReports({
+      db: database.db,
+      origins: createOrigins(environment.config),
+      organizationId: conversation.organizationId,
+      applicationId,
+    })
     const result = await runAgent({
       model,
       modelId: input.model,
       contextWindow: input.contextWindow,
       system: typeof input.system === 'string' ? input.system : input.system(box),
       messages: history,
-      ...(box ? { toolContext: toolContextFor(box, secrets, environment.config.webSearch) } : {}),
+      ...(box
+        ? {
+            toolContext: toolContextFor(box, secrets, environment.config.webSearch, errorReports),
+          }
+        : {}),
       abortSignal: run.controller.signal,
       maxRetries: settings.maxRetries,
       onChunk: (chunk) => {
