@@ -16,6 +16,7 @@ export class BuilderPage {
   readonly liveLink
   readonly deployNotice
   readonly notFoundHeading
+  readonly errorList
 
   constructor(page: Page) {
     this.page = page
@@ -33,6 +34,7 @@ export class BuilderPage {
     this.liveLink = this.toolbar.getByRole('link', { name: 'Live' })
     this.deployNotice = page.getByTestId('deploy-notice')
     this.notFoundHeading = page.getByRole('heading', { name: 'Application not found' })
+    this.errorList = this.previewPane.getByRole('region', { name: 'Errors' })
   }
 
   async goto(applicationId: string) {
