@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
@@ -9,6 +10,8 @@ import { findApplicationBySlug } from '../../applications/service.ts'
 import { TtlCache } from '../../auth/auth-cache.ts'
 import { sendHostPage } from '../preview-host/host-pages.ts'
 import { proxyHttp } from '../preview-host/proxy.ts'
+import { injectIntoHtml, reporterScriptTag } from '../reporter/inject-reporter.ts'
+import { type ErrorReporting, handleReporterRequest } from '../reporter/reporter-routes.ts'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,7 +29,6 @@ const contentTypes: Record<string, string> = {
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json',
   '.wasm': 'application/wasm',
 }
 
@@ -41,6 +43,26 @@ const serverUnavailable = {
   body: JSON.stringify({ error: 'The app’s server is not answering. Try again in a moment.' }),
 }
 
+/** A deployed page with the reporter's tag after its `<head>`. */
+async function sendPage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: string,
+  dsn: string,
+) {
+  const html = await readFile(file, 'utf8')
+  const body = Buffer.from(
+    injectIntoHtml(html, reporterScriptTag({ dsn, environment: 'production' })),
+  )
+  response.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': body.length,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  })
+  response.end(request.method === 'HEAD' ? undefined : body)
+}
+
 /**
  * `{slug}.APPS_DOMAIN`: the app's current production build, public. Static files are served
  * from the deploy folder; `/api` and `/api/*` go to the app's production server, started on
@@ -52,6 +74,8 @@ export function createAppsHost(options: {
   appServers?: AppServerManager
   /** MAX_BODY_BYTES: the limit on a body sent to an app's server. */
   maxBodyBytes: number
+  /** The reporter in every deployed page and its tunnel (docs/product/error-monitoring.md). */
+  errorReporting?: ErrorReporting
 }) {
   const idBySlug = new TtlCache<string | null>(5000, 10_000)
 
@@ -81,25 +105,34 @@ export function createAppsHost(options: {
     handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
       const pathname = (request.url ?? '/').split('?')[0] ?? '/'
       const toServer = pathname === '/api' || pathname.startsWith('/api/')
-      if (!toServer && request.method !== 'GET' && request.method !== 'HEAD') {
-        response.writeHead(405, { allow: 'GET, HEAD' })
-        return response.end()
-      }
       const applicationId = await idBySlug.getOrLoad(
         slug,
         async () => (await findApplicationBySlug(options.db, slug))?.id ?? null,
       )
+      const reporting = options.errorReporting
+      if (await handleReporterRequest(request, response, applicationId ?? undefined, reporting)) {
+        return
+      }
+      if (!toServer && request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(405, { allow: 'GET, HEAD' })
+        return response.end()
+      }
       if (toServer) return handleApi(request, response, applicationId)
       const file = applicationId
         ? await resolveDeployFile(options.deploysDir, applicationId, request.url ?? '/')
         : undefined
-      if (!file) {
+      // Source maps stay beside the deploy for symbolication, never served (decision 016).
+      if (!file || path.extname(file).toLowerCase() === '.map') {
         return sendHostPage(response, 404, {
           title: 'Nothing deployed here',
           message: 'This app has not been deployed yet, or the page does not exist.',
         })
       }
       const extension = path.extname(file).toLowerCase()
+      if (extension === '.html' && applicationId && reporting) {
+        const dsn = await reporting.dsnFor(applicationId)
+        if (dsn) return sendPage(request, response, file, dsn)
+      }
       const immutable = /\/assets\//.test(request.url ?? '') && extension !== '.html'
       response.writeHead(200, {
         'content-type': contentTypes[extension] ?? 'application/octet-stream',

@@ -12,6 +12,8 @@ import {
 } from '../hand-off/preview-session.ts'
 import { safeReturnUrl } from '../hand-off/return-path.ts'
 import { redeemDevboxToken } from '../hand-off/service.ts'
+import { reporterScriptTag } from '../reporter/inject-reporter.ts'
+import { type ErrorReporting, handleReporterRequest } from '../reporter/reporter-routes.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
@@ -35,6 +37,8 @@ export type PreviewHostOptions = {
   authSecret: string
   memberships: MembershipCache
   devboxes: DevboxRuntime
+  /** The reporter injected into pages and its tunnel (docs/product/error-monitoring.md). */
+  errorReporting?: ErrorReporting
 }
 
 function readCookie(request: IncomingMessage, name: string): string | undefined {
@@ -42,6 +46,25 @@ function readCookie(request: IncomingMessage, name: string): string | undefined 
     if (part.startsWith(`${name}=`)) return part.slice(name.length + 1)
   }
   return undefined
+}
+
+/** A page goes to the /auth/devbox hand-off; anything else is refused. */
+function refuseUnauthorized(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  productOrigin: string,
+) {
+  const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
+  if (!wantsPage) {
+    response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
+    return response.end('Authentication required')
+  }
+  const handOff = new URL('/auth/devbox', productOrigin)
+  handOff.searchParams.set('devbox', url.origin)
+  handOff.searchParams.set('return', `${url.pathname}${url.search}`)
+  response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
+  response.end()
 }
 
 /**
@@ -109,19 +132,9 @@ export function createPreviewHost(options: PreviewHostOptions) {
       const url = new URL(request.url ?? '/', previewOrigin)
       if (url.pathname === CALLBACK_PATH) return handleCallback(response, url, slug, previewOrigin)
       const application = await authorize(request, slug)
-      if (!application) {
-        const wantsPage =
-          request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
-        if (!wantsPage) {
-          response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
-          return response.end('Authentication required')
-        }
-        const handOff = new URL('/auth/devbox', origins.product)
-        handOff.searchParams.set('devbox', previewOrigin)
-        handOff.searchParams.set('return', `${url.pathname}${url.search}`)
-        response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
-        return response.end()
-      }
+      if (!application) return refuseUnauthorized(request, response, url, origins.product)
+      const reporting = options.errorReporting
+      if (await handleReporterRequest(request, response, application.id, reporting)) return
       const wantsPage = (request.headers.accept ?? '').includes('text/html')
       const target = await devboxes.previewTarget(
         application.id,
@@ -134,7 +147,10 @@ export function createPreviewHost(options: PreviewHostOptions) {
           refreshSeconds: 1,
         })
       }
-      proxyHttp(request, response, target)
+      const dsn = wantsPage ? await reporting?.dsnFor(application.id) : undefined
+      proxyHttp(request, response, target, {
+        injectIntoPages: dsn ? reporterScriptTag({ dsn, environment: 'preview' }) : undefined,
+      })
     },
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
+import { decodeBody, injectIntoHtml, isInjectableHtml } from '../reporter/inject-reporter.ts'
 
 const hopByHop = new Set([
   'connection',
@@ -44,6 +45,8 @@ export type ProxyHttpOptions = {
   maxBodyBytes?: number
   /** The answer when the target does not answer; the preview's text by default. */
   unavailable?: { contentType: string; body: string }
+  /** Added after `<head>` of every 200 HTML page answered to a GET: the error reporter's tag. */
+  injectIntoPages?: string
 }
 
 const devServerUnavailable = {
@@ -75,19 +78,20 @@ export function proxyHttp(
     )
   }
   if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return refuseTooLarge()
+  const inject = request.method === 'GET' ? options.injectIntoPages : undefined
+  const headers = forwardedHeaders(request, target)
+  // A page is rewritten, so it is asked for uncompressed (decoded anyway if it comes compressed).
+  if (inject) headers['accept-encoding'] = 'identity'
   const upstream = http.request(
-    {
-      agent,
-      ...targetConnection(target),
-      method: request.method,
-      path: request.url,
-      headers: forwardedHeaders(request, target),
-    },
+    { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
     (answer) => {
       if (refused) return answer.resume()
       const headers: http.OutgoingHttpHeaders = {}
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+      }
+      if (inject && isInjectableHtml(request.method, answer.statusCode, answer.headers)) {
+        return void sendInjected(answer, response, headers, inject)
       }
       response.writeHead(answer.statusCode ?? 502, headers)
       answer.pipe(response)
@@ -114,6 +118,28 @@ export function proxyHttp(
     })
   }
   request.pipe(upstream)
+}
+
+/** Sends a page with the reporter's tag: its length changes, and the upstream's etag no longer fits. */
+async function sendInjected(
+  answer: IncomingMessage,
+  response: ServerResponse,
+  headers: http.OutgoingHttpHeaders,
+  tag: string,
+) {
+  const chunks: Buffer[] = []
+  try {
+    for await (const chunk of answer) chunks.push(chunk as Buffer)
+    const html = await decodeBody(Buffer.concat(chunks), answer.headers['content-encoding'])
+    const body = Buffer.from(injectIntoHtml(html, tag))
+    delete headers.etag
+    delete headers['content-encoding']
+    headers['content-length'] = body.length
+    response.writeHead(200, headers)
+    response.end(body)
+  } catch {
+    response.destroy()
+  }
 }
 
 /** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server; `onMessage`: the browser spoke. */

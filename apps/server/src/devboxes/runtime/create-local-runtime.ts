@@ -37,6 +37,8 @@ export function createLocalDevboxRuntime(
     limits: config.devbox.limits,
     egress: config.devbox.egress,
     registryUrl: config.devbox.registryUrl,
+    internalRequests: (boxId, request, response) =>
+      runtime.internalRequest(boxId, request, response),
     boxUid: config.devbox.boxUid,
   })
   const pool = createDevboxPool({

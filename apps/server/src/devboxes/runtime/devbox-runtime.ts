@@ -1,9 +1,11 @@
 // Long file: one closure owns the process's boxes, from attach and re-opening to idling and waking.
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Database } from '@sprout/db/database.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
+import { instanceIdPrefix } from '@sprout/devbox/app-servers/instance-id.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type {
   Devbox,
@@ -47,6 +49,13 @@ function createLimiter(slots: number) {
 }
 
 export type DevboxRuntime = ReturnType<typeof createDevboxRuntime>
+
+/** Answers a request to `http://sprout.internal` from one of the application's boxes. */
+export type InternalRequestHandler = (
+  applicationId: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+) => void | Promise<void>
 
 /**
  * The dev boxes of applications on this server: handed out from the pool (or provisioned cold),
@@ -99,6 +108,17 @@ export function createDevboxRuntime(options: {
     }
   }
   /** Gives a box's dev server the application's secrets (docs/product/vault.md). */
+  let internalHandler: InternalRequestHandler | undefined
+  /** The application a dev box or a production instance (`prod-{hash of the app id}-…`) serves. */
+  const applicationOfBox = (boxId: string): string | undefined => {
+    for (const [applicationId, box] of boxes) if (box.id === boxId) return applicationId
+    for (const [applicationId, row] of unopened) if (row.id === boxId) return applicationId
+    // Every deployed application has a dev box (its deploys are built there).
+    for (const applicationId of [...boxes.keys(), ...unopened.keys()]) {
+      if (boxId.startsWith(instanceIdPrefix(applicationId))) return applicationId
+    }
+    return undefined
+  }
   const applySecrets = async (applicationId: string, box: Devbox) => {
     // The same values (none, for a new app) leave the dev server running as it is.
     await box.devServer.setEnvironment?.(await secretsFor(applicationId))
@@ -250,6 +270,23 @@ export function createDevboxRuntime(options: {
     },
     /** The application's secrets, as its production servers get them at start. */
     secretsFor,
+    /** Who answers the boxes' requests to `http://sprout.internal` (the error ingest). */
+    useInternalRequests: (handler: InternalRequestHandler) => {
+      internalHandler = handler
+    },
+    /** A box's request to `http://sprout.internal` (the driver's egress proxy calls this). */
+    internalRequest: (boxId: string, request: IncomingMessage, response: ServerResponse) => {
+      const answered = internalHandler?.(applicationOfBox(boxId), request, response)
+      if (!internalHandler) {
+        response.writeHead(404, { 'content-type': 'text/plain' })
+        response.end('Nothing is served at sprout.internal\n')
+      }
+      void Promise.resolve(answered).catch((error: Error) => {
+        logger.error('A request to sprout.internal failed', { boxId, error: error.message })
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' })
+        response.end()
+      })
+    },
     /**
      * A secret of the application was set or deleted: its dev server restarts with the new
      * values and its production server is replaced by one that has them, without downtime.

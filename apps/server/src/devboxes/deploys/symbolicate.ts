@@ -1,0 +1,135 @@
+import { lstat, readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import {
+  type EncodedSourceMap,
+  originalPositionFor,
+  sourceContentFor,
+  TraceMap,
+} from '@jridgewell/trace-mapping'
+import { deployIdPattern, isValidAppId } from '@sprout/devbox/deploy-id.ts'
+
+/** A stack frame as the error ingest keeps it (error-monitoring/grouping.ts `Frame`). */
+export type StackFrame = {
+  function: string
+  /** The script's URL (`https://my-app.apps.example.com/assets/index-x.js`) or a source path. */
+  path: string
+  line?: number
+  column?: number
+  inApp: boolean
+}
+
+/** Parsed maps kept in memory, the most recently used last; a map is parsed once. */
+const cachedMaps = 32
+/** How far up from a line the enclosing function's name is looked for. */
+const functionSearchLines = 200
+
+const safeSegment = /^[\w.@~+-]+$/
+
+/**
+ * Turns a deployed app's minified browser frames back into source file, line and function with
+ * the hidden source maps its build kept beside the deploy (decision 016): `/assets/index-x.js`
+ * of the current deploy or of one of the older ones still kept (a page loaded before a deploy).
+ * Frames without a map are returned as they are.
+ */
+export function createSymbolicator(deploysDir: string) {
+  const maps = new Map<string, TraceMap | null>()
+
+  const loadMap = async (file: string): Promise<TraceMap | null> => {
+    const cached = maps.get(file)
+    if (cached !== undefined) {
+      maps.delete(file)
+      maps.set(file, cached)
+      return cached
+    }
+    const stats = await lstat(file).catch(() => undefined)
+    let map: TraceMap | null = null
+    if (stats?.isFile()) {
+      try {
+        map = new TraceMap(JSON.parse(await readFile(file, 'utf8')) as EncodedSourceMap)
+      } catch {
+        map = null
+      }
+    }
+    // Misses are not cached: the map may belong to a deploy still being copied.
+    if (map) maps.set(file, map)
+    if (maps.size > cachedMaps) maps.delete(maps.keys().next().value as string)
+    return map
+  }
+
+  const mapFor = async (applicationId: string, frameUrl: string) => {
+    let pathname: string
+    try {
+      pathname = new URL(frameUrl, 'http://app').pathname
+    } catch {
+      return null
+    }
+    const segments = pathname.split('/').filter(Boolean)
+    if (segments.length === 0 || !segments.every((part) => safeSegment.test(part) && part !== '..'))
+      return null
+    if (!/\.m?js$/.test(pathname)) return null
+    const appDirectory = path.join(deploysDir, applicationId)
+    const deploys = (await readdir(appDirectory).catch(() => []))
+      .filter((name) => deployIdPattern.test(name))
+      .sort()
+      .reverse()
+    for (const deployId of deploys) {
+      for (const base of ['client', '']) {
+        const map = await loadMap(`${path.join(appDirectory, deployId, base, ...segments)}.map`)
+        if (map) return map
+      }
+    }
+    return null
+  }
+
+  return async (applicationId: string, frames: StackFrame[]): Promise<StackFrame[]> => {
+    if (!isValidAppId(applicationId)) return frames
+    return await Promise.all(
+      frames.map(async (frame) => {
+        if (frame.line === undefined || frame.column === undefined) return frame
+        const map = await mapFor(applicationId, frame.path)
+        if (!map) return frame
+        // Sentry's columns are 1-based, trace-mapping's 0-based.
+        const position = originalPositionFor(map, {
+          line: frame.line,
+          column: Math.max(0, frame.column - 1),
+        })
+        if (position.source === null || position.line === null) return frame
+        const lines = sourceContentFor(map, position.source)?.split('\n')
+        return {
+          function: (lines && enclosingFunction(lines, position.line)) ?? frame.function,
+          path: sourcePath(position.source),
+          line: position.line,
+          column: (position.column ?? 0) + 1,
+          inApp: !position.source.includes('node_modules'),
+        }
+      }),
+    )
+  }
+}
+
+/** `../../src/App.tsx` or `webpack:///src/App.tsx` as the app's own path, `src/App.tsx`. */
+function sourcePath(source: string): string {
+  const withoutScheme = source.replace(/^[a-z]+:\/\/\/?/i, '')
+  return path.posix.normalize(withoutScheme).replace(/^(\.\.\/)+|^\.\//, '')
+}
+
+const functionPatterns = [
+  /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/,
+  /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/,
+  /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
+]
+const notFunctions = new Set(['if', 'for', 'while', 'switch', 'catch', 'return'])
+
+/**
+ * The name of the function a source line is in: the nearest declaration at or above it.
+ * Minifiers rename functions, and a frame's position points into the body, not at the name.
+ */
+function enclosingFunction(lines: string[], line: number): string | undefined {
+  for (let index = line - 1; index >= 0 && index >= line - functionSearchLines; index -= 1) {
+    for (const pattern of functionPatterns) {
+      const name = pattern.exec(lines[index] ?? '')?.[1]
+      if (name && !notFunctions.has(name)) return name
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,94 @@
+/**
+ * The error reporter Sprout injects into every preview and deployed page (bundled for the
+ * browser by reporter-bundle.ts; decision 016). Configured by its own script tag:
+ * `<script src="/__sprout/reporter.js" data-dsn="…" data-environment="preview">`.
+ * Envelopes go to the page's own origin (`/__sprout/envelope`), never to another host, so CORS
+ * and ad blockers do not drop them.
+ */
+import {
+  captureConsoleIntegration,
+  captureException,
+  captureMessage,
+  init,
+  withScope,
+} from '@sentry/browser'
+
+/** docs/product/error-monitoring.md "Error reporting defaults". */
+const maxBreadcrumbs = 100
+const transportBufferSize = 64
+
+const script = document.currentScript as HTMLScriptElement | null
+const dsn = script?.dataset.dsn
+
+if (dsn) {
+  init({
+    dsn,
+    tunnel: '/__sprout/envelope',
+    environment: script?.dataset.environment ?? 'production',
+    release: script?.dataset.release || undefined,
+    maxBreadcrumbs,
+    transportOptions: { bufferSize: transportBufferSize },
+    // Uncaught errors and unhandled rejections come with the default integrations.
+    integrations: [captureConsoleIntegration({ levels: ['error'] })],
+  })
+  reportFailedModuleLoads()
+  reportViteOverlay()
+}
+
+/** A `<script>` or stylesheet that does not load fires `error` on the element, not on window. */
+function reportFailedModuleLoads() {
+  window.addEventListener(
+    'error',
+    (event) => {
+      const element = event.target
+      if (element instanceof HTMLScriptElement && element.src) {
+        captureMessage(`Failed to load module script ${element.src}`, 'error')
+      } else if (element instanceof HTMLLinkElement && element.rel === 'stylesheet') {
+        captureMessage(`Failed to load stylesheet ${element.href}`, 'error')
+      }
+    },
+    true,
+  )
+}
+
+/**
+ * Vite shows a compile error (a syntax error the agent wrote) in its `<vite-error-overlay>`
+ * element, whose shadow root is open: each overlay shown becomes an error event.
+ */
+function reportViteOverlay() {
+  const reported = new WeakSet<Element>()
+  const report = (overlay: Element) => {
+    if (reported.has(overlay)) return
+    reported.add(overlay)
+    // The overlay fills its shadow root in its constructor, already done when it is attached.
+    const read = (selector: string) =>
+      overlay.shadowRoot?.querySelector(selector)?.textContent?.trim() ?? ''
+    const message = read('.message-body') || 'Vite reported a compile error'
+    const error = new Error(message.split('\n')[0])
+    error.name = 'ViteCompileError'
+    withScope((scope) => {
+      scope.setTag('vite', 'compile-error')
+      scope.setContext('vite', {
+        message,
+        file: read('.file'),
+        plugin: read('.plugin'),
+        frame: read('.frame'),
+      })
+      scope.setFingerprint(['vite-compile-error', read('.file') || message])
+      captureException(error)
+    })
+  }
+  const observer = new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      for (const node of mutation.addedNodes) {
+        if (node instanceof Element && node.localName === 'vite-error-overlay') report(node)
+      }
+    }
+  })
+  const start = () => {
+    observer.observe(document.documentElement, { childList: true, subtree: true })
+    for (const overlay of document.querySelectorAll('vite-error-overlay')) report(overlay)
+  }
+  if (document.documentElement) start()
+  else document.addEventListener('DOMContentLoaded', start)
+}

@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { promisify } from 'node:util'
+import { brotliDecompress, gunzip, inflate } from 'node:zlib'
+
+export const reporterPath = '/__sprout/reporter.js'
+export const envelopePath = '/__sprout/envelope'
+
+const decoders: Record<string, (data: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+}
+
+const escapeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;')
+
+/** The one tag added to a page: the reporter, same-origin (CSP `script-src 'self'` allows it). */
+export function reporterScriptTag(input: {
+  dsn: string
+  environment: 'preview' | 'production'
+  release?: string
+}): string {
+  const release = input.release ? ` data-release="${escapeAttribute(input.release)}"` : ''
+  return `<script src="${reporterPath}" data-dsn="${escapeAttribute(input.dsn)}" data-environment="${input.environment}"${release}></script>`
+}
+
+/** The page with `tag` right after its `<head>` (or at its start when it has none). */
+export function injectIntoHtml(html: string, tag: string): string {
+  const head = /<head(?:\s[^>]*)?>/i.exec(html)
+  if (!head) return `${tag}${html}`
+  const at = head.index + head[0].length
+  return `${html.slice(0, at)}${tag}${html.slice(at)}`
+}
+
+/** Whether an answer is a page the reporter goes into: a 200 `text/html` to a GET. */
+export function isInjectableHtml(
+  method: string | undefined,
+  status: number | undefined,
+  headers: IncomingHttpHeaders,
+): boolean {
+  return (
+    method === 'GET' &&
+    status === 200 &&
+    /^text\/html\b/i.test(headers['content-type'] ?? '') &&
+    (headers['content-encoding'] === undefined ||
+      headers['content-encoding'] === 'identity' ||
+      headers['content-encoding'] in decoders)
+  )
+}
+
+/** The body as text, decompressed when the server compressed it anyway. */
+export async function decodeBody(body: Buffer, encoding: string | undefined): Promise<string> {
+  const decode = encoding ? decoders[encoding] : undefined
+  return (decode ? await decode(body) : body).toString('utf8')
+}
