@@ -54,7 +54,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         copyPublicDir: false,
         rollupOptions: { output: { entryFileNames: 'index.js' } },
       }
-    : { outDir: 'dist/client' },
+    : // Hidden source maps: Sprout keeps them beside the deploy to show errors' source lines,
+      // and never serves them.
+      { outDir: 'dist/client', sourcemap: 'hidden' },
   ssr: isSsrBuild ? { noExternal: true, target: 'node' } : {},
 }))
 

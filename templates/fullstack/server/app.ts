@@ -8,6 +8,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { db } from './db.ts'
+import { reportError } from './monitoring.ts'
 
 export const app = new Hono().basePath('/api')
 
@@ -36,9 +37,11 @@ app.post('/notes', async (c) => {
 
 app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${c.req.path}` }, 404))
 
-// The error is printed to the server's output (the dev server's logs in Sprout).
+// The error is printed to the server's output (the dev server's logs in Sprout) and reported to
+// Sprout's error monitoring (server/monitoring.ts).
 app.onError((error, c) => {
   console.error(error)
+  reportError(error)
   return c.json({ error: 'Internal server error' }, 500)
 })
 
