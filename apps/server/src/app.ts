@@ -32,7 +32,7 @@ import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { createConversationRuntime } from './runs/service.ts'
 import { vaultRoutes } from './vault/routes.ts'
-import { createVault, type VaultKeyring } from './vault/service.ts'
+import { createVault, type Vault, type VaultKeyring } from './vault/service.ts'
 
 export type AppOptions = {
   config: Config
@@ -60,20 +60,19 @@ export function createApp({
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
   const vault = createVault({ database, keyring: vaultKeyring })
-  // The vault's values reach the app's dev and production servers, restarted on each change.
-  devboxes.useSecrets((applicationId) => vault.secretsOf(applicationId))
-  vault.onChange((applicationId) => {
-    void devboxes.secretsChanged(applicationId).catch((error: Error) => {
-      console.error('[vault] the app servers could not take the new secrets:', error.message)
-    })
-  })
+  connectVaultToServers(vault, devboxes)
   const conversations = createConversationRuntime({
     database,
     config,
     devboxes,
     secrets: vault.runSecrets,
   })
-  const errorIngest = createErrorIngest({ db, rateLimit: config.errorsRateLimit })
+  // Error reports keep no vault value (docs/product/vault.md "Redaction").
+  const errorIngest = createErrorIngest({
+    db,
+    rateLimit: config.errorsRateLimit,
+    redact: vault.redact,
+  })
   const app = new Hono<AppEnv>()
   app.onError(onError)
 
@@ -154,6 +153,16 @@ export function createApp({
     vault,
     errorIngest,
   }
+}
+
+/** The vault's values reach the app's dev and production servers, restarted on each change. */
+function connectVaultToServers(vault: Vault, devboxes: DevboxRuntime) {
+  devboxes.useSecrets((applicationId) => vault.secretsOf(applicationId))
+  vault.onChange((applicationId) => {
+    void devboxes.secretsChanged(applicationId).catch((error: Error) => {
+      console.error('[vault] the app servers could not take the new secrets:', error.message)
+    })
+  })
 }
 
 /** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */

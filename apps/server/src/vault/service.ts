@@ -60,26 +60,21 @@ export function createVault({
     loaded.set(applicationId, secrets)
     return secrets
   }
+  /** Every application's secrets, so redaction is ready for any of them (error reports, logs). */
+  const loadAll = async () => {
+    const applicationIds = await db
+      .selectDistinct({ applicationId: vaultSecrets.applicationId })
+      .from(vaultSecrets)
+    for (const { applicationId } of applicationIds) await load(applicationId)
+  }
   const changed = async (applicationId: string) => {
     // Redaction covers a new value before the call that set it returns.
-    if (loaded.has(applicationId)) await load(applicationId)
+    await load(applicationId)
     for (const listener of listeners) listener(applicationId)
   }
   const changedHere = async (applicationId: string) => {
     await changed(applicationId)
     await database.notify(changeChannel, JSON.stringify({ instanceId, applicationId }))
-  }
-
-  const listFor = async (context: ApplicationContext, applicationId: string) => {
-    const application = await findApplicationRecord(context, applicationId)
-    const rows = await db
-      .select({ key: vaultSecrets.key, updatedAt: vaultSecrets.updatedAt })
-      .from(vaultSecrets)
-      .where(eq(vaultSecrets.applicationId, application.id))
-      .orderBy(asc(vaultSecrets.key))
-    return rows.map(
-      (row): VaultEntry => ({ key: row.key, updated_at: row.updatedAt.toISOString() }),
-    )
   }
 
   const setFor = async (
@@ -121,7 +116,8 @@ export function createVault({
   const runSecrets: RunSecrets = { load, current: (applicationId) => loaded.get(applicationId) }
   return {
     keyring,
-    listFor,
+    listFor: (context: ApplicationContext, applicationId: string) =>
+      listKeys(db, context, applicationId),
     setFor,
     deleteFor,
     secretsOf: (applicationId: string) => readSecrets(db, keyring, applicationId),
@@ -132,7 +128,11 @@ export function createVault({
         const change = JSON.parse(payload) as { instanceId: string; applicationId: string }
         if (change.instanceId !== instanceId) void changed(change.applicationId)
       })
+      await loadAll()
     },
+    /** Redacts the application's secret values, synchronously (after `start`). */
+    redact: (applicationId: string, text: string) =>
+      loaded.get(applicationId)?.redactor.redact(text) ?? text,
     stop: async () => {
       await stopListening?.()
       stopListening = undefined
@@ -193,4 +193,19 @@ export async function reencryptSecrets(db: Database, keyring: VaultKeyring): Pro
     reencrypted += updated.length
   }
   return reencrypted
+}
+
+/** The application's keys, sorted, with when each was last set; never a value. */
+async function listKeys(
+  db: Database,
+  context: ApplicationContext,
+  applicationId: string,
+): Promise<VaultEntry[]> {
+  const application = await findApplicationRecord(context, applicationId)
+  const rows = await db
+    .select({ key: vaultSecrets.key, updatedAt: vaultSecrets.updatedAt })
+    .from(vaultSecrets)
+    .where(eq(vaultSecrets.applicationId, application.id))
+    .orderBy(asc(vaultSecrets.key))
+  return rows.map((row) => ({ key: row.key, updated_at: row.updatedAt.toISOString() }))
 }
