@@ -20,6 +20,8 @@ export type StackFrame = {
 
 /** Parsed maps kept in memory, the most recently used last; a map is parsed once. */
 const cachedMaps = 32
+/** A script without a map is looked for again after this long (its deploy may be under way). */
+const missRetryMs = 10_000
 /** How far up from a line the enclosing function's name is looked for. */
 const functionSearchLines = 200
 
@@ -33,26 +35,44 @@ const safeSegment = /^[\w.@~+-]+$/
  */
 export function createSymbolicator(deploysDir: string) {
   const maps = new Map<string, TraceMap | null>()
+  /** A script's map by application and URL path; misses are retried after `missRetryMs`. */
+  const resolved = new Map<string, { map: TraceMap | null; until: number }>()
+  const sourceLines = new WeakMap<TraceMap, Map<string, string[] | undefined>>()
+
+  const linesOf = (map: TraceMap, source: string) => {
+    const bySource = sourceLines.get(map) ?? new Map<string, string[] | undefined>()
+    sourceLines.set(map, bySource)
+    if (!bySource.has(source)) bySource.set(source, sourceContentFor(map, source)?.split('\n'))
+    return bySource.get(source)
+  }
 
   const loadMap = async (file: string): Promise<TraceMap | null> => {
     const cached = maps.get(file)
-    if (cached !== undefined) {
+    if (cached) {
       maps.delete(file)
       maps.set(file, cached)
       return cached
     }
     const stats = await lstat(file).catch(() => undefined)
-    let map: TraceMap | null = null
-    if (stats?.isFile()) {
-      try {
-        map = new TraceMap(JSON.parse(await readFile(file, 'utf8')) as EncodedSourceMap)
-      } catch {
-        map = null
-      }
+    if (!stats?.isFile()) return null
+    try {
+      const map = new TraceMap(JSON.parse(await readFile(file, 'utf8')) as EncodedSourceMap)
+      maps.set(file, map)
+      if (maps.size > cachedMaps) maps.delete(maps.keys().next().value as string)
+      return map
+    } catch {
+      return null
     }
-    // Misses are not cached: the map may belong to a deploy still being copied.
-    if (map) maps.set(file, map)
-    if (maps.size > cachedMaps) maps.delete(maps.keys().next().value as string)
+  }
+
+  const cachedMapFor = async (applicationId: string, frameUrl: string) => {
+    const key = `${applicationId}\0${frameUrl}`
+    const hit = resolved.get(key)
+    if (hit && (hit.map || hit.until > Date.now())) return hit.map
+    const map = await mapFor(applicationId, frameUrl)
+    if (resolved.size > cachedMaps * 32) resolved.clear()
+    // Scripts are named by their content hash: a found map stays right for that URL.
+    resolved.set(key, { map, until: Date.now() + missRetryMs })
     return map
   }
 
@@ -86,7 +106,7 @@ export function createSymbolicator(deploysDir: string) {
     return await Promise.all(
       frames.map(async (frame) => {
         if (frame.line === undefined || frame.column === undefined) return frame
-        const map = await mapFor(applicationId, frame.path)
+        const map = await cachedMapFor(applicationId, frame.path)
         if (!map) return frame
         // Sentry's columns are 1-based, trace-mapping's 0-based.
         const position = originalPositionFor(map, {
@@ -94,7 +114,7 @@ export function createSymbolicator(deploysDir: string) {
           column: Math.max(0, frame.column - 1),
         })
         if (position.source === null || position.line === null) return frame
-        const lines = sourceContentFor(map, position.source)?.split('\n')
+        const lines = linesOf(map, position.source)
         return {
           function: (lines && enclosingFunction(lines, position.line)) ?? frame.function,
           path: sourcePath(position.source),
