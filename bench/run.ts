@@ -7,6 +7,7 @@ import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
+import { benchErrorIngest } from './error-ingest.ts'
 import { benchFullstackStarter } from './fullstack-starter.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
@@ -31,6 +32,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'vault-preview': benchVaultPreview,
   'app-servers': benchAppServers,
   'idle-dev-servers': benchIdleDevServers,
+  'error-ingest': benchErrorIngest,
 }
 
 const selected = process.argv.slice(2)

@@ -6,8 +6,14 @@ import type { ErrorRecord } from './event-record.ts'
 
 type Waiter = { records: ErrorRecord[]; resolve: () => void; reject: (error: Error) => void }
 
+/** -1 while a group holds no more than it keeps, then one more every `pruneEvery` events. */
+const trimBucket = (count: number) =>
+  count <= ERROR_INSTANCES_KEPT ? -1 : Math.floor((count - ERROR_INSTANCES_KEPT - 1) / pruneEvery)
+
 /** Largest number of events written in one transaction. */
 const batchLimit = 1000
+/** How many occurrences past the kept ones a group may gather before it is trimmed. */
+const pruneEvery = 50
 
 /**
  * Stores events before their envelopes are answered, many requests to one transaction (group
@@ -30,15 +36,24 @@ export function createEventWriter(db: Database) {
         size += waiter.records.length
       }
       await writeBatch(batch)
-      // Keeping only the newest occurrences waits until those in the queue are answered.
-      if (queue.length === 0 && pruneQueue.size > 0) {
-        const groups = [...pruneQueue]
-        pruneQueue.clear()
-        await pruneInstances(db, groups).catch((error: Error) =>
-          console.error('[errors] pruning old occurrences failed:', error.message),
-        )
-      }
+      prune()
     }
+  }
+
+  // Old occurrences are removed beside the writes, never before an answer.
+  let pruning: Promise<void> | undefined
+  const prune = () => {
+    if (pruning || pruneQueue.size === 0) return
+    const groups = [...pruneQueue]
+    pruneQueue.clear()
+    pruning = pruneInstances(db, groups)
+      .catch((error: Error) => {
+        console.error('[errors] pruning old occurrences failed:', error.message)
+      })
+      .finally(() => {
+        pruning = undefined
+        prune()
+      })
   }
 
   const writeBatch = async (batch: Waiter[]) => {
@@ -77,7 +92,7 @@ export function createEventWriter(db: Database) {
     /** Writes what is queued; later writes are refused. */
     stop: async () => {
       stopped = true
-      while (running) await running
+      while (running || pruning) await (running ?? pruning)
     },
     pending: () => queue.length,
   }
@@ -125,8 +140,12 @@ async function storeRecords(db: Database, input: ErrorRecord[]): Promise<string[
     const groupIds = new Map<string, string>()
     const crowded: string[] = []
     for (const row of rowsOf(upserted) as GroupRow[]) {
-      groupIds.set(`${row.application_id}/${row.fingerprint}`, row.id)
-      if (Number(row.occurrence_count) > ERROR_INSTANCES_KEPT) crowded.push(row.id)
+      const key = `${row.application_id}/${row.fingerprint}`
+      groupIds.set(key, row.id)
+      const count = Number(row.occurrence_count)
+      const before = count - (groups.get(key)?.occurrence_count ?? 0)
+      // A group is trimmed each time it passes another `pruneEvery` events past the kept ones.
+      if (trimBucket(count) > trimBucket(before)) crowded.push(row.id)
     }
     const instances = records.map((record) => ({
       application_id: record.applicationId,
@@ -204,16 +223,16 @@ function addToGroup(groups: Map<string, GroupDelta>, record: ErrorRecord) {
   }
 }
 
-/** Keeps each group's newest `ERROR_INSTANCES_KEPT` occurrences. */
+/**
+ * Keeps each group's newest `ERROR_INSTANCES_KEPT` occurrences (a group holds at most
+ * `pruneEvery` more between two trims; reads never return more than the kept ones).
+ */
 async function pruneInstances(db: Database, groupIds: string[]) {
-  await db.execute(sql`
-    delete from error_instances e using (
-      select application_id, id from (
-        select application_id, id, row_number() over (
-          partition by group_id order by occurred_at desc, id desc) as position
-        from error_instances
-        where group_id in (select value from jsonb_array_elements_text(${JSON.stringify(groupIds)}::jsonb))
-      ) ranked where position > ${ERROR_INSTANCES_KEPT}
-    ) old
-    where e.application_id = old.application_id and e.id = old.id`)
+  for (const groupId of groupIds) {
+    await db.execute(sql`
+      delete from error_instances
+      where group_id = ${groupId} and (occurred_at, id) < (
+        select occurred_at, id from error_instances where group_id = ${groupId}
+        order by occurred_at desc, id desc offset ${ERROR_INSTANCES_KEPT - 1} limit 1)`)
+  }
 }
