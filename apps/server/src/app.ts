@@ -14,9 +14,13 @@ import { conversationListenRoutes } from './conversations/listen-routes.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { stopApplicationRuns } from './conversations/service.ts'
 import { createAppsHost } from './devboxes/deploys/apps-host.ts'
+import { createSymbolicator } from './devboxes/deploys/symbolicate.ts'
 import { devboxAuthRoutes } from './devboxes/hand-off/routes.ts'
 import { poolRoutes } from './devboxes/pool/routes.ts'
 import { createPreviewHost } from './devboxes/preview-host/preview-host.ts'
+import { createErrorReporting } from './devboxes/reporter/error-reporting.ts'
+import { handleInternalRequest, internalDsn } from './devboxes/reporter/internal-requests.ts'
+import type { ErrorReporting } from './devboxes/reporter/reporter-routes.ts'
 import type { DevboxRuntime } from './devboxes/runtime/devbox-runtime.ts'
 import { errorIngestRoutes, errorMonitoringRoutes } from './error-monitoring/routes.ts'
 import { createErrorIngest } from './error-monitoring/service.ts'
@@ -46,6 +50,7 @@ export type AppOptions = {
   serveWeb?: boolean
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the product's wiring, every area mounted in the order requests meet them
 export function createApp({
   config,
   database,
@@ -60,19 +65,20 @@ export function createApp({
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
   const vault = createVault({ database, keyring: vaultKeyring })
-  connectVaultToServers(vault, devboxes)
   const conversations = createConversationRuntime({
     database,
     config,
     devboxes,
     secrets: vault.runSecrets,
   })
-  // Error reports keep no vault value (docs/product/vault.md "Redaction").
-  const errorIngest = createErrorIngest({
+  const { errorIngest, errorReporting } = createErrorMonitoring({
     db,
-    rateLimit: config.errorsRateLimit,
-    redact: vault.redact,
+    config,
+    vault,
+    deploysDir,
+    publicUrl: origins.product,
   })
+  connectVaultToServers(vault, devboxes, errorReporting)
   const app = new Hono<AppEnv>()
   app.onError(onError)
 
@@ -135,12 +141,15 @@ export function createApp({
   })
 
   if (serveWeb) app.route('/', webAssets(config.webDistDir))
-  const previewHost = createPreviewHost({ db, origins, authSecret, memberships, devboxes })
-  const appsHost = createAppsHost({
+  const { previewHost, appsHost } = createHosts({
     db,
+    config,
+    origins,
+    authSecret,
+    memberships,
+    devboxes,
     deploysDir,
-    appServers: devboxes.appServers,
-    maxBodyBytes: config.maxBodyBytes,
+    errorReporting,
   })
   return {
     app,
@@ -155,9 +164,72 @@ export function createApp({
   }
 }
 
-/** The vault's values reach the app's dev and production servers, restarted on each change. */
-function connectVaultToServers(vault: Vault, devboxes: DevboxRuntime) {
-  devboxes.useSecrets((applicationId) => vault.secretsOf(applicationId))
+/** The preview origin and the deployed apps' origin, each with the error reporter. */
+function createHosts(
+  input: Omit<Parameters<typeof createPreviewHost>[0], 'errorReporting'> & {
+    config: Config
+    deploysDir: string
+    errorReporting: ErrorReporting
+  },
+) {
+  const { config, deploysDir, ...previewOptions } = input
+  return {
+    previewHost: createPreviewHost(previewOptions),
+    appsHost: createAppsHost({
+      db: input.db,
+      deploysDir,
+      appServers: input.devboxes.appServers,
+      maxBodyBytes: config.maxBodyBytes,
+      errorReporting: input.errorReporting,
+    }),
+  }
+}
+
+/** The error ingest and what the preview and apps hosts and sprout.internal use of it. */
+function createErrorMonitoring(input: {
+  db: DatabaseHandle['db']
+  config: Config
+  vault: Vault
+  deploysDir: string
+  publicUrl: string
+}) {
+  // Error reports keep no vault value (docs/product/vault.md "Redaction").
+  const errorIngest = createErrorIngest({
+    db: input.db,
+    rateLimit: input.config.errorsRateLimit,
+    redact: input.vault.redact,
+    // Minified frames of deployed pages back to source lines (decision 016).
+    symbolicate: createSymbolicator(input.deploysDir),
+  })
+  const errorReporting = createErrorReporting({
+    db: input.db,
+    publicUrl: input.publicUrl,
+    ingest: errorIngest,
+    maxBodyBytes: input.config.maxBodyBytes,
+  })
+  return { errorIngest, errorReporting }
+}
+
+/**
+ * The vault's values reach the app's dev and production servers, restarted on each change, with
+ * SENTRY_DSN (its error project at http://sprout.internal, which the egress proxy hands to
+ * `handleInternalRequest`; docs/architecture/devbox.md "Error reports").
+ */
+function connectVaultToServers(
+  vault: Vault,
+  devboxes: DevboxRuntime,
+  errorReporting: ErrorReporting,
+) {
+  devboxes.useSecrets(async (applicationId) => {
+    const dsn = await errorReporting.dsnFor(applicationId)
+    return {
+      ...(await vault.secretsOf(applicationId)),
+      ...(dsn ? { SENTRY_DSN: internalDsn(dsn) } : {}),
+    }
+  })
+  devboxes.useInternalRequests((applicationId, request, response) =>
+    handleInternalRequest(applicationId, request, response, errorReporting),
+  )
   vault.onChange((applicationId) => {
     void devboxes.secretsChanged(applicationId).catch((error: Error) => {
       console.error('[vault] the app servers could not take the new secrets:', error.message)

@@ -1,0 +1,40 @@
+import type { Database } from '@sprout/db/database.ts'
+import { TtlCache } from '../../auth/auth-cache.ts'
+import {
+  dsnFor,
+  type ErrorIngest,
+  errorProjectOf,
+  ingestEnvelope,
+} from '../../error-monitoring/service.ts'
+import type { ErrorReporting } from './reporter-routes.ts'
+
+/** How long an application's DSN is reused for its pages (a rotated key shows up after this). */
+const dsnCacheMs = 5000
+
+/**
+ * The reporters' side of error monitoring (docs/product/error-monitoring.md): each app's DSN
+ * for its pages and servers, and its envelopes handed to the ingest, accepted only for its own
+ * project.
+ */
+export function createErrorReporting(input: {
+  db: Database
+  /** PUBLIC_URL: the DSN's scheme and host (the SDK only reads them; envelopes use the tunnel). */
+  publicUrl: string
+  ingest: ErrorIngest
+  maxBodyBytes: number
+  /** Called before an application's envelope is read (loads its vault values for redaction). */
+  beforeIngest?: (applicationId: string) => Promise<void>
+}): ErrorReporting {
+  const dsns = new TtlCache<string>(dsnCacheMs, 10_000)
+  return {
+    maxBodyBytes: input.maxBodyBytes,
+    dsnFor: (applicationId) =>
+      dsns.getOrLoad(applicationId, async () =>
+        dsnFor(input.publicUrl, await errorProjectOf(input.db, applicationId)),
+      ),
+    ingest: async ({ applicationId, projectId, body, headers, query }) => {
+      await input.beforeIngest?.(applicationId)
+      return ingestEnvelope(input.ingest, { applicationId, projectId, body, headers, query })
+    },
+  }
+}
