@@ -5,6 +5,7 @@ import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
+import { reporterBundle } from './devboxes/reporter/reporter-bundle.ts'
 import { createLocalDevboxRuntime } from './devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { loadVaultKeyring } from './vault/service.ts'
@@ -48,6 +49,10 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   })
   // Dev boxes come back after the server answers, so start-up is not held up by dev servers.
   await devboxes.start()
+  // The pages' error reporter is bundled once, now rather than on the first page (decision 016).
+  void reporterBundle().catch((error: Error) => {
+    console.error('[errors] the error reporter could not be bundled:', error.message)
+  })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   return {
