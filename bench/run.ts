@@ -14,6 +14,7 @@ import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchRedaction } from './redaction.ts'
 import { benchStartup } from './startup.ts'
 import { benchStartupWorkspaces } from './startup-workspaces.ts'
+import { benchSymbolication } from './symbolication.ts'
 import { benchTestSetup } from './test-setup.ts'
 import { benchVaultPreview } from './vault-preview.ts'
 
@@ -33,6 +34,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'app-servers': benchAppServers,
   'idle-dev-servers': benchIdleDevServers,
   'error-ingest': benchErrorIngest,
+  symbolication: benchSymbolication,
 }
 
 const selected = process.argv.slice(2)
