@@ -1,8 +1,11 @@
 // Symbolication (decision 016): the fullstack starter's client built as a deploy (Vite, hidden
 // source maps, React included), then events of 10 minified frames turned back into source file,
 // line and function: the first event of a deploy (the map read and parsed), then each next one.
-// Also the injected reporter's bundle: its size and the time to build it at start.
+// Also the injected reporter's bundle (its size, the time to build it at start) and what the
+// injection adds to a page through the preview proxy.
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createDeployId } from '@sprout/devbox/deploy-id.ts'
@@ -11,12 +14,40 @@ import {
   createSymbolicator,
   type StackFrame,
 } from '../apps/server/src/devboxes/deploys/symbolicate.ts'
+import { proxyHttp } from '../apps/server/src/devboxes/preview-host/proxy.ts'
+import { reporterScriptTag } from '../apps/server/src/devboxes/reporter/inject-reporter.ts'
 import { reporterBundle } from '../apps/server/src/devboxes/reporter/reporter-bundle.ts'
 import { quantile } from './lib/stats.ts'
 
 const starter = path.resolve(import.meta.dirname, '../templates/fullstack')
 const events = 2000
 const framesPerEvent = 10
+
+/** Median and p95 ms of a page fetched through the preview proxy, with or without the tag. */
+async function pageThroughProxy(inject: boolean): Promise<string> {
+  const page = await readFile(path.join(starter, 'index.html'))
+  const upstream = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html', 'content-length': page.length })
+    response.end(page)
+  })
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+  const target = { host: '127.0.0.1', port: (upstream.address() as AddressInfo).port }
+  const tag = reporterScriptTag({ dsn: 'http://0123@localhost:3000/1', environment: 'preview' })
+  const proxy = http.createServer((request, response) =>
+    proxyHttp(request, response, target, inject ? { injectIntoPages: tag } : {}),
+  )
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`
+  const times: number[] = []
+  for (let index = 0; index < 2000; index += 1) {
+    const started = performance.now()
+    await (await fetch(url)).text()
+    times.push(performance.now() - started)
+  }
+  proxy.close()
+  upstream.close()
+  return `median ${quantile(times, 0.5).toFixed(2)} ms, p95 ${quantile(times, 0.95).toFixed(2)} ms`
+}
 
 export async function benchSymbolication(): Promise<Record<string, string>> {
   const bundleStarted = performance.now()
@@ -63,6 +94,8 @@ export async function benchSymbolication(): Promise<Record<string, string>> {
       times.push(performance.now() - started)
     }
     return {
+      'page through the preview proxy, plain': await pageThroughProxy(false),
+      'page through the preview proxy, reporter injected': await pageThroughProxy(true),
       'reporter bundle (@sentry/browser + hooks, minified)': `${(bundle.code.length / 1024).toFixed(1)} KiB, ${(bundle.gzipped.length / 1024).toFixed(1)} KiB gzipped, built in ${bundleMs.toFixed(0)} ms`,
       'starter client': `${(code.length / 1024).toFixed(0)} KiB minified, source map ${(mapBytes / 1024).toFixed(0)} KiB`,
       'first event of a deploy (map read + parsed), 10 frames': `median ${quantile(firstTimes, 0.5).toFixed(1)} ms`,
