@@ -189,6 +189,33 @@ describe('agent runs against a fake Anthropic server', { timeout: 120_000 }, () 
     await harness.created.conversations.runs.settled(first.conversation_id)
   })
 
+  it('keeps the history whole when the run ends before its user message is stored', async () => {
+    // The provider fails at once while the user message's insert is still under way: on
+    // PostgreSQL the run's end must wait for it instead of racing it with its own history.
+    await harness.database.execute(`
+      create or replace function slow_store() returns trigger language plpgsql as $$
+      begin
+        if new.message->>'content' = 'Slow to store' then perform pg_sleep(0.3); end if;
+        return new;
+      end $$`)
+    await harness.database.execute(`
+      create trigger slow_store before insert on messages
+        for each row execute function slow_store()`)
+    try {
+      fake.push({ status: 529 })
+      const sent = await send('Slow to store')
+      const failed = await listen(sent.conversation_id, 0)
+      const errors = ofType(failed, 'data-error') as { data: { errorType: string } }[]
+      expect(errors.map((chunk) => chunk.data.errorType)).toEqual(['overloaded'])
+      await harness.created.conversations.runs.settled(sent.conversation_id)
+      const history = await loadHistory(harness.database.db, sent.conversation_id)
+      expect(history[0]).toEqual({ role: 'user', content: 'Slow to store' })
+    } finally {
+      await harness.database.execute('drop trigger slow_store on messages')
+      await harness.database.execute('drop function slow_store()')
+    }
+  })
+
   it('interrupts a provider stream that is held open within 500 ms', async () => {
     fake.push({ blocks: [{ type: 'text', text: 'Thinking out loud about it' }], holdOpen: true })
     const sent = await send('Take your time')

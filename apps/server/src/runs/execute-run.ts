@@ -43,6 +43,12 @@ export type ActiveRun = {
   closing: boolean
   /** Storing the run's opening (the user message) failed: the run ends as failed. */
   openingFailed: boolean
+  /**
+   * Settles once the opening writes are done (true) or failed (false). The history is replaced
+   * only after them: a run that ends at once (a provider's 529) would otherwise race the user
+   * message's own insert on PostgreSQL.
+   */
+  opened: Promise<boolean>
 }
 
 /** What a run executes with: this process's parts, and whether it was halted as if crashed. */
@@ -167,7 +173,9 @@ export async function executeRun(
     })
     if (isHalted()) return
     // A run whose user message could not be stored leaves the history as it was, uncommitted.
-    if (!run.openingFailed) await replaceHistory(database.db, conversationId, result.messages)
+    if ((await run.opened) && !run.openingFailed) {
+      await replaceHistory(database.db, conversationId, result.messages)
+    }
     if (box && !run.openingFailed) {
       const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
       const message = cutText(firstLine, 72)

@@ -201,6 +201,10 @@ export function createRunManager(options: {
         shuttingDown: false,
         closing: false,
         openingFailed: false,
+        opened: opened.stored.then(
+          () => true,
+          () => false,
+        ),
       }
       const withWindow = { ...input, contextWindow: contextWindowOf(input.model) }
       // A running run keeps its app's dev server from idling (docs/architecture/devbox.md).
