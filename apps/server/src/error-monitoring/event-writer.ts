@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Database } from '@sprout/db/database.ts'
 import { ERROR_INSTANCES_KEPT } from '@sprout/protocol/api/error-monitoring.ts'
 import { sql } from 'drizzle-orm'
@@ -12,6 +13,8 @@ const trimBucket = (count: number) =>
 
 /** Largest number of events written in one transaction. */
 const batchLimit = 1000
+/** How long the writer lets envelopes gather before a transaction (a few ms of latency). */
+const lingerMs = 4
 /** How many occurrences past the kept ones a group may gather before it is trimmed. */
 const pruneEvery = 50
 
@@ -28,6 +31,9 @@ export function createEventWriter(db: Database) {
 
   const drain = async () => {
     while (queue.length > 0) {
+      // PGlite runs queries on this thread: without a pause the next transaction would start
+      // with the one or two envelopes parsed so far, and requests still being read wait for it.
+      if (!stopped && queue.length < batchLimit) await delay(lingerMs)
       const batch: Waiter[] = []
       let size = 0
       while (queue.length > 0 && (batch.length === 0 || size < batchLimit)) {
