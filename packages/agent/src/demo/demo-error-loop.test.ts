@@ -55,7 +55,7 @@ test('the Demo model writes a bug, then reads the error, fixes it and resolves i
   expect(app).not.toContain(counterBug)
   expect(errors.groups[0]?.status).toBe('resolved')
   expect(errors.comments).toEqual([
-    { groupId: 'group-7', comment: 'Show history counts a missing saved history as empty' },
+    { groupId: 'group-7', comment: 'Show history counts a missing history as empty' },
   ])
   expect(fix.text()).toContain('the error is resolved')
 })

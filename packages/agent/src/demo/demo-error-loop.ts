@@ -12,7 +12,7 @@ import { type DemoStep, failedToolStep, nextScriptStep } from './demo-steps.ts'
 
 export const buggyCounterPath = 'src/App.tsx'
 
-/** Nothing was saved yet, so the parsed history is `{}` and `entries` is undefined. */
+/** Without a shared history the parsed one is `{}`, and `entries` is undefined. */
 export const counterBug = 'const saved = history.entries.length'
 export const counterFix = 'const saved = history.entries?.length ?? 0'
 /** What the browser reports when 'Show history' is clicked. */
@@ -22,8 +22,10 @@ export const buggyCounter = `import { useState } from 'react'
 
 type SavedHistory = { entries: number[] }
 
+// The counts shared in the link, e.g. ?history={"entries":[3,5]}.
 function readHistory(): SavedHistory {
-  return JSON.parse(localStorage.getItem('counter-history') ?? '{}') as SavedHistory
+  const shared = new URLSearchParams(window.location.search).get('history')
+  return JSON.parse(shared ?? '{}') as SavedHistory
 }
 
 export function App() {
@@ -97,7 +99,7 @@ function fixStep(conversation: DemoConversation): DemoStep {
     return {
       text:
         `The error is \`TypeError: ${counterBugMessage}\`, seen ${report.timeSince}: ` +
-        'nothing was saved yet, so `history.entries` is undefined. It should count as empty.',
+        'without a history in the link, `history.entries` is undefined. It should count as empty.',
       toolCalls: [
         {
           toolName: 'str_replace',
@@ -115,7 +117,7 @@ function fixStep(conversation: DemoConversation): DemoStep {
           input: {
             action: 'resolve',
             group_id: report.groupId,
-            comment: 'Show history counts a missing saved history as empty',
+            comment: 'Show history counts a missing history as empty',
           },
         },
       ],
@@ -123,7 +125,7 @@ function fixStep(conversation: DemoConversation): DemoStep {
   }
   return {
     text:
-      'Done! **Show history** now reads "0 saved counts" when nothing was saved, and the error ' +
+      'Done! **Show history** now reads "0 saved counts" when there is no history, and the error ' +
       'is resolved; it comes back to the list if it happens again.',
     toolCalls: [],
   }
