@@ -20,7 +20,7 @@ const pruneEvery = 50
 
 /**
  * Stores events before their envelopes are answered, many requests to one transaction (group
- * commit, docs/decisions/016-error-ingest.md): while a transaction runs, the next requests wait
+ * commit, docs/decisions/017-error-ingest.md): while a transaction runs, the next requests wait
  * and go together in the following one. An answered event is in the database, with its group.
  */
 export function createEventWriter(db: Database) {
