@@ -220,11 +220,14 @@ function connectVaultToServers(
   devboxes: DevboxRuntime,
   errorReporting: ErrorReporting,
 ) {
+  // Without a network of their own (no root, DEVBOX_SANDBOX=off) boxes have no egress proxy to
+  // answer sprout.internal, and reach PUBLIC_URL like any host process.
+  const viaEgress = !devboxes.confinement?.enforcement.network.startsWith('not enforced')
   devboxes.useSecrets(async (applicationId) => {
     const dsn = await errorReporting.dsnFor(applicationId)
     return {
       ...(await vault.secretsOf(applicationId)),
-      ...(dsn ? { SENTRY_DSN: internalDsn(dsn) } : {}),
+      ...(dsn ? { SENTRY_DSN: viaEgress ? internalDsn(dsn) : dsn } : {}),
     }
   })
   devboxes.useInternalRequests((applicationId, request, response) =>

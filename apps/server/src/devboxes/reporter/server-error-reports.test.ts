@@ -125,3 +125,49 @@ describe("an app's server reports its errors through sprout.internal", { timeout
     expect(await rawRequest(harness.port, 'localhost', '/healthz')).toMatchObject({ status: 200 })
   })
 })
+
+describe('without a network of their own (DEVBOX_SANDBOX=off)', { timeout: 300_000 }, () => {
+  let harness: TestApp
+  let owner: TestUser
+  let organizationId: string
+  let applicationId: string
+  const as = (path: string, init: RequestInit = {}) =>
+    harness.request(path, { ...init, user: owner, headers: { 'organization-id': organizationId } })
+
+  beforeAll(async () => {
+    harness = await createTestApp({ DEVBOX_SANDBOX: 'off' })
+    await harness.listen()
+    owner = await harness.signUp()
+    organizationId = await harness.createOrganization(owner, 'Unconfined')
+    const created = await as('/api/applications', {
+      method: 'POST',
+      body: JSON.stringify({ initial_prompt: 'A failing server', model: 'demo' }),
+    })
+    applicationId = ((await created.json()) as { id: string }).id
+    await waitForEditorReady(harness, owner, organizationId, applicationId)
+    await harness.devboxes.box(applicationId)?.files.write('server/app.ts', failingRoute)
+  })
+  afterAll(() => harness.close())
+
+  it('the server reports to PUBLIC_URL, which it reaches like any process of the machine', async () => {
+    const devServer = async (path: string) => {
+      const target = harness.devboxes.devServerTarget(applicationId)
+      return target ? await requestDevServer(target, path).catch(() => undefined) : undefined
+    }
+    await expect
+      .poll(async () => (await devServer('/api/fail'))?.status, { timeout: 60_000 })
+      .toBe(500)
+    const dsn = JSON.parse((await devServer('/api/dsn'))?.body ?? '{}').dsn as string
+    expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@localhost:${harness.port}/\\d+$`))
+    await expect
+      .poll(
+        async () => {
+          const response = await as(`/api/applications/${applicationId}/error-groups?limit=50`)
+          const { groups } = (await response.json()) as { groups: Group[] }
+          return groups.map((group) => group.representative_message)
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+      .toContain('Payment failed for key undefined')
+  })
+})
