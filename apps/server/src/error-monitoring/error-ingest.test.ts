@@ -366,6 +366,31 @@ describe('error ingest: Sentry envelopes', () => {
     expect(newKey.status).toBe(200)
   })
 
+  it('passes frames through the symbolicate hook and every text through redact', async () => {
+    harness.created.errorIngest.useHooks({
+      symbolicate: async (id, frames) =>
+        id === applicationId
+          ? frames.map((frame) => ({
+              ...frame,
+              path: frame.path.replace('/assets/index-x1.js', '/src/Pay.tsx'),
+            }))
+          : frames,
+      redact: (_id, text) => text.replaceAll('sk_live_hunter2', '[redacted]'),
+    })
+    const event = browserErrorEvent('Charge failed with sk_live_hunter2', {
+      frames: [{ function: 'pay', file: 'http://app.apps.localhost:3000/assets/index-x1.js' }],
+      tags: { key: 'sk_live_hunter2' },
+    })
+    expect((await post(sdkEnvelope(dsn, event))).status).toBe(200)
+    const group = await groupWith('Charge failed')
+    expect(group?.representative_message).toBe('Charge failed with [redacted]')
+    expect(group?.representative_stack).toEqual([
+      'at pay (http://app.apps.localhost:3000/src/Pay.tsx:10:5)',
+    ])
+    const [occurrence] = await occurrences(group?.id ?? '')
+    expect(JSON.stringify(occurrence)).not.toContain('hunter2')
+  })
+
   it("deletes an application's error data with it", async () => {
     const doomed = await createApplication()
     const doomedDsn = new URL(await dsnOf(doomed))

@@ -48,7 +48,9 @@ describe('error ingest across a restart', () => {
     })
     const url = new URL(dsn)
     const send = (index: number) => {
-      const body = Buffer.from(sdkEnvelope(dsn, browserErrorEvent(`Restart ${'abcdefg'[index % 7]}`)))
+      const body = Buffer.from(
+        sdkEnvelope(dsn, browserErrorEvent(`Restart ${'abcdefg'[index % 7]}`)),
+      )
       return ingestEnvelope(ingest, {
         projectId: url.pathname.slice(1),
         // As a node request or a fetch Request brings it.

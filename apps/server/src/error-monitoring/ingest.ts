@@ -60,6 +60,11 @@ export function createErrorIngest(options: IngestOptions) {
     keys,
     limiter,
     writer,
+    /** The reporters' hooks (source maps, the vault's redaction), set once they exist. */
+    useHooks: (hooks: RecordHooks) => {
+      if (hooks.symbolicate) options.symbolicate = hooks.symbolicate
+      if (hooks.redact) options.redact = hooks.redact
+    },
     stop: () => writer.stop(),
   }
 }
