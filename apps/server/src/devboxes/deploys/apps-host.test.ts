@@ -85,7 +85,10 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
 
   it('serves static files from client/, /api from the server, and never the server files', async () => {
     const page = await get(apps.full.host, '/')
-    expect(page.body).toBe('<!doctype html><title>first version</title>')
+    // With the error reporter's tag after the doctype (decision 016).
+    expect(page.body).toMatch(
+      /^<!doctype html><script src="\/__sprout\/reporter\.js" [^>]*><\/script><title>first version<\/title>$/,
+    )
     expect((await get(apps.full.host, '/notes/today')).body).toBe(page.body)
     expect((await get(apps.full.host, '/apiary')).body).toBe(page.body)
     const version = await get(apps.full.host, '/api/version')
@@ -116,7 +119,9 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
   })
 
   it('keeps a deploy without a server static: /api is a 404 and reaches no server', async () => {
-    expect((await get(apps.plain.host, '/')).body).toBe('<title>old starter</title>')
+    expect((await get(apps.plain.host, '/')).body).toMatch(
+      /^<script src="\/__sprout\/reporter\.js" [^>]*><\/script><title>old starter<\/title>$/,
+    )
     for (const method of ['GET', 'POST', 'DELETE']) {
       const answer = await send(apps.plain.host, '/api/notes', { method, body: 'x' })
       expect(answer.status).toBe(404)

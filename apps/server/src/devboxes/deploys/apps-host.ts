@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
 import { AppServerStartError } from '@sprout/devbox/app-servers/app-server-instance.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
+import { currentDeployId } from '@sprout/devbox/deploy.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { TtlCache } from '../../auth/auth-cache.ts'
@@ -48,11 +49,12 @@ async function sendPage(
   request: IncomingMessage,
   response: ServerResponse,
   file: string,
-  dsn: string,
+  reporter: { dsn: string; release: string | undefined },
 ) {
   const html = await readFile(file, 'utf8')
+  // The deploy id is the release: each error says which deploy the page came from.
   const body = Buffer.from(
-    injectIntoHtml(html, reporterScriptTag({ dsn, environment: 'production' })),
+    injectIntoHtml(html, reporterScriptTag({ ...reporter, environment: 'production' })),
   )
   response.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
@@ -131,7 +133,8 @@ export function createAppsHost(options: {
       const extension = path.extname(file).toLowerCase()
       if (extension === '.html' && applicationId && reporting) {
         const dsn = await reporting.dsnFor(applicationId)
-        if (dsn) return sendPage(request, response, file, dsn)
+        const release = await currentDeployId(options.deploysDir, applicationId)
+        if (dsn) return sendPage(request, response, file, { dsn, release })
       }
       const immutable = /\/assets\//.test(request.url ?? '') && extension !== '.html'
       response.writeHead(200, {

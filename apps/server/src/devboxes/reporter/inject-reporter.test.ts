@@ -97,5 +97,11 @@ describe('the reporter in proxied pages', () => {
     expect(injectIntoHtml('<p>hi</p>', tag)).toBe(`${tag}<p>hi</p>`)
     expect(injectIntoHtml('<HEAD>', tag)).toBe(`<HEAD>${tag}`)
     expect(injectIntoHtml('<header></header>', tag)).toBe(`${tag}<header></header>`)
+    expect(injectIntoHtml('<!doctype html><title>x</title>', tag)).toBe(
+      `<!doctype html>${tag}<title>x</title>`,
+    )
+    expect(injectIntoHtml('<!DOCTYPE html><html lang="en"><body>', tag)).toBe(
+      `<!DOCTYPE html><html lang="en">${tag}<body>`,
+    )
   })
 })

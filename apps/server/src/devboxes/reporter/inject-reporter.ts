@@ -25,11 +25,17 @@ export function reporterScriptTag(input: {
   return `<script src="${reporterPath}" data-dsn="${escapeAttribute(input.dsn)}" data-environment="${input.environment}"${release}></script>`
 }
 
-/** The page with `tag` right after its `<head>` (or at its start when it has none). */
+/**
+ * The page with `tag` right after its `<head>`; without one, after `<html>` or the doctype
+ * (never before the doctype, which would put the page in quirks mode), else at its start.
+ */
 export function injectIntoHtml(html: string, tag: string): string {
-  const head = /<head(?:\s[^>]*)?>/i.exec(html)
-  if (!head) return `${tag}${html}`
-  const at = head.index + head[0].length
+  const anchor =
+    /<head(?:\s[^>]*)?>/i.exec(html) ??
+    /<html(?:\s[^>]*)?>/i.exec(html) ??
+    /^\s*<!doctype[^>]*>/i.exec(html)
+  if (!anchor) return `${tag}${html}`
+  const at = anchor.index + anchor[0].length
   return `${html.slice(0, at)}${tag}${html.slice(at)}`
 }
 

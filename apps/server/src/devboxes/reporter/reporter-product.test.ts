@@ -143,6 +143,8 @@ describe('error reporters in the product', { timeout: 400_000 }, () => {
     const html = await rawRequest(harness.port, host, '/')
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html.body)?.[1] ?? ''
     expect(html.body).toContain('/__sprout/reporter.js')
+    // The release is the deploy's id (docs/architecture/devbox.md "Deploy").
+    expect(html.body).toMatch(/data-release="\d{4}-\d{2}-\d{2}T[\w-]+"/)
     expect((await rawRequest(harness.port, host, script)).status).toBe(200)
     expect((await rawRequest(harness.port, host, `${script}.map`)).status).toBe(404)
     // The production server reports through sprout.internal too.
