@@ -203,6 +203,9 @@ async function flood(environment: Record<string, string>, port: number) {
       firstTenthMiB: average(samples.slice(1, 1 + tenth)),
       lastTenthMiB: average(samples.slice(-tenth)),
       peakMiB: Math.max(...samples),
+      quarterMiB: [1, 2, 3].map(
+        (quarter) => samples[Math.floor((samples.length * quarter) / 4)] ?? 0,
+      ),
     }
   } finally {
     await server.stop()
@@ -246,7 +249,7 @@ export async function benchErrorIngest(): Promise<Record<string, string>> {
     figures[`PGlite: flood past ERRORS_RATE_LIMIT=3000/60, ${floodSeconds} s`] =
       `${Math.round(flooded.requestsPerSecond)} req/s, ${flooded.accepted} accepted, ${flooded.limited} answered 429`
     figures['PGlite: server memory during the flood (RSS)'] =
-      `${Math.round(flooded.startMiB)} MiB before, ${Math.round(flooded.firstTenthMiB)} MiB in the first tenth, ${Math.round(flooded.lastTenthMiB)} MiB in the last tenth, peak ${Math.round(flooded.peakMiB)} MiB`
+      `${Math.round(flooded.startMiB)} MiB before, ${Math.round(flooded.firstTenthMiB)} MiB in the first tenth, ${flooded.quarterMiB.map(Math.round).join(' / ')} MiB at 1/4, 1/2, 3/4, ${Math.round(flooded.lastTenthMiB)} MiB in the last tenth, peak ${Math.round(flooded.peakMiB)} MiB`
   } finally {
     await rm(dataDir, { recursive: true, force: true })
   }
