@@ -20,7 +20,7 @@ const errorArrives = { timeout: 75_000 }
 test('the Demo model fixes the error a click in the preview caused, and resolves it', async ({
   page,
 }) => {
-  test.setTimeout(DEVBOX_READY_TIMEOUT + 300_000)
+  test.setTimeout(DEVBOX_READY_TIMEOUT + 420_000)
   await signUpNewUser(page, 'Fixer')
   const application = await createApplicationViaApi(page, uniqueApplicationName('Counter'))
   const builder = new BuilderPage(page)
@@ -56,8 +56,7 @@ test('the Demo model fixes the error a click in the preview caused, and resolves
   await expect(chat.interruptButton).toHaveCount(0, agentWork)
   await expect(builder.errorList).toContainText('No Errors', agentWork)
 
-  // The fixed page no longer throws.
-  await builder.interactCover.click()
+  // The fixed page no longer throws. The pane kept its focus: the error list is inside it.
   await expect.poll(() => builder.paneWidth()).toBe(500)
   await showHistory.press('Enter', agentWork)
   await expect(builder.frame.getByText('0 saved counts')).toBeVisible(agentWork)
