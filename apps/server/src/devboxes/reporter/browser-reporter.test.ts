@@ -11,6 +11,8 @@ const dsn = 'http://0123456789abcdef0123456789abcdef@localhost:3000/7'
 /** The app's page: every kind of failure the reporter must send, none of it touching Sprout. */
 const page = `<!doctype html><html><head><title>App</title></head><body>
 <script type="module" src="/src/missing.tsx"></script>
+<script>Promise.reject(new Error('Rejected while the page parses'))</script>
+<script>throw new Error('Thrown while the page parses')</script>
 <script type="module">Promise.reject(new Error('Rejected in a module'))</script>
 <script>
   console.error('Console said no')
@@ -101,6 +103,8 @@ describe('the injected reporter in a real browser', () => {
     const expected = [
       'Error: Boom from the preview',
       'Error: Rejected promise',
+      'Error: Rejected while the page parses',
+      'Error: Thrown while the page parses',
       'Error: Rejected in a module',
       'Console said no',
       `Failed to load module script ${base}/src/missing.tsx`,
