@@ -28,10 +28,16 @@ export function createErrorReporting(input: {
   const dsns = new TtlCache<string>(dsnCacheMs, 10_000)
   return {
     maxBodyBytes: input.maxBodyBytes,
+    // Never throws: a page is served, and a server started with its vault values, without it.
     dsnFor: (applicationId) =>
-      dsns.getOrLoad(applicationId, async () =>
-        dsnFor(input.publicUrl, await errorProjectOf(input.db, applicationId)),
-      ),
+      dsns
+        .getOrLoad(applicationId, async () =>
+          dsnFor(input.publicUrl, await errorProjectOf(input.db, applicationId)),
+        )
+        .catch((error: Error) => {
+          console.error(`[errors] no DSN for application ${applicationId}:`, error.message)
+          return undefined
+        }),
     ingest: async ({ applicationId, projectId, body, headers, query }) => {
       await input.beforeIngest?.(applicationId)
       return ingestEnvelope(input.ingest, { applicationId, projectId, body, headers, query })
