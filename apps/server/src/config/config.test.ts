@@ -11,6 +11,7 @@ describe('parseConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
     expect(config.dataDir).toMatch(/\.data$/)
     expect(config.authRateLimit).toEqual({ max: 10, windowSeconds: 60 })
+    expect(config.errorsRateLimit).toEqual({ max: 3000, windowSeconds: 60 })
     expect(config.maxBodyBytes).toBe(1_048_576)
     // Node then listens on IPv6 and IPv4 alike: http://[::1]:3000 reaches the server too.
     expect(config.host).toBeUndefined()
@@ -47,6 +48,13 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ AUTH_RATE_LIMIT: 'lots' })).toThrow(
       /AUTH_RATE_LIMIT: must look like/,
     )
+    expect(() => parseConfig({ ERRORS_RATE_LIMIT: '50 a minute' })).toThrow(
+      /ERRORS_RATE_LIMIT: must look like/,
+    )
+    expect(parseConfig({ ERRORS_RATE_LIMIT: '600/10' }).errorsRateLimit).toEqual({
+      max: 600,
+      windowSeconds: 10,
+    })
     expect(() => parseConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/)
     expect(parseConfig({ MAX_BODY_BYTES: '65536' }).maxBodyBytes).toBe(65_536)
     expect(() => parseConfig({ MAX_BODY_BYTES: '1mb' })).toThrow(/MAX_BODY_BYTES/)
