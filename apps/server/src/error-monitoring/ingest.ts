@@ -123,8 +123,10 @@ async function ingestOrRefuse(
   // With the key outside the body, a refused or limited request is not even decompressed.
   if (earlyKey && request.projectId) {
     project = await authenticate(ingest, request.projectId, earlyKey, request.applicationId)
-    limited(ingest, project)
+    limited(ingest, project.applicationId)
   }
+  // A host's tunnel names its application: a limited one is refused before its body is read.
+  if (!project && request.applicationId) limited(ingest, request.applicationId)
   const raw = await readBody(request.body)
   const data = await decodeBody(raw, header(request.headers, 'content-encoding'))
   if (data.length === 0) throw new EnvelopeError(400, 'The envelope is empty')
@@ -140,7 +142,7 @@ async function ingestOrRefuse(
       )
     }
     project = await authenticate(ingest, projectId, key, request.applicationId)
-    limited(ingest, project)
+    limited(ingest, project.applicationId)
   }
   const records: ErrorRecord[] = []
   const userAgent = header(request.headers, 'user-agent')
@@ -189,8 +191,8 @@ async function authenticate(
   return project
 }
 
-function limited(ingest: ErrorIngest, project: ErrorProject) {
-  const retryAfter = ingest.limiter.retryAfter(project.applicationId)
+function limited(ingest: ErrorIngest, applicationId: string) {
+  const retryAfter = ingest.limiter.retryAfter(applicationId)
   if (retryAfter === 0) return
   throw new EnvelopeError(
     429,
