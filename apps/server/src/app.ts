@@ -131,7 +131,21 @@ export function createApp({
     applicationRoutes({ db, config, origins, memberships, devboxes, deploysDir, beforeDelete }),
   )
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
-  app.route('/', errorMonitoringRoutes({ db, origins, memberships, ingest: errorIngest }))
+  app.route(
+    '/',
+    errorMonitoringRoutes({
+      db,
+      origins,
+      memberships,
+      ingest: errorIngest,
+      onKeyRotated: (applicationId) => {
+        errorReporting.forgetDsns()
+        void devboxes.secretsChanged(applicationId).catch((error: Error) => {
+          console.error('[errors] the app servers could not take the new key:', error.message)
+        })
+      },
+    }),
+  )
   app.route('/', conversationRoutes({ db, origins, memberships, runtime: conversations }))
   app.route('/', explorationRoutes({ db, memberships, runtime: conversations }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))

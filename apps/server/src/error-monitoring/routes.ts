@@ -40,6 +40,8 @@ export function errorMonitoringRoutes(options: {
   origins: Origins
   memberships: MembershipCache
   ingest: ErrorIngest
+  /** The app's servers carry the DSN in their environment: they take the new key at once. */
+  onKeyRotated?: (applicationId: string) => void
 }) {
   const { db, origins } = options
   const app = new Hono<AppEnv>()
@@ -114,10 +116,11 @@ export function errorMonitoringRoutes(options: {
     const applicationId = await applicationOf(context.var, context.req.param('id'))
     return context.json(await errorStats(contextOf(context.var), applicationId))
   })
-  app.post('/api/applications/:id/error-key/rotate', requirePlatformAdmin, async (context) =>
-    context.json(
-      await rotateErrorKey(contextOf(context.var), context.req.param('id'), options.ingest),
-    ),
-  )
+  app.post('/api/applications/:id/error-key/rotate', requirePlatformAdmin, async (context) => {
+    const applicationId = context.req.param('id')
+    const rotated = await rotateErrorKey(contextOf(context.var), applicationId, options.ingest)
+    options.onKeyRotated?.(applicationId)
+    return context.json(rotated)
+  })
   return app
 }

@@ -56,6 +56,7 @@ describe('the injected reporter in a real browser', () => {
   const reporting: ErrorReporting = {
     maxBodyBytes: 1_000_000,
     dsnFor: async () => dsn,
+    forgetDsns: () => {},
     ingest: async ({ applicationId, body }) => {
       received.push({ applicationId, envelope: parseEnvelope(body) })
       return { status: 200, body: '{}' }

@@ -38,6 +38,7 @@ export function createErrorReporting(input: {
           console.error(`[errors] no DSN for application ${applicationId}:`, error.message)
           return undefined
         }),
+    forgetDsns: () => dsns.clear(),
     ingest: async ({ applicationId, projectId, body, headers, query }) => {
       await input.beforeIngest?.(applicationId)
       return ingestEnvelope(input.ingest, { applicationId, projectId, body, headers, query })

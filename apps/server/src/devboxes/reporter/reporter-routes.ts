@@ -16,6 +16,8 @@ export type EnvelopeIngest = (input: {
 export type ErrorReporting = {
   /** The application's DSN (its pages', its servers' with sprout.internal), or undefined. */
   dsnFor: (applicationId: string) => Promise<string | undefined>
+  /** A key was rotated: the next `dsnFor` reads it again. */
+  forgetDsns: () => void
   ingest: EnvelopeIngest
   /** The largest envelope accepted (MAX_BODY_BYTES). */
   maxBodyBytes: number
