@@ -4,9 +4,9 @@
 // a page of an idle app takes to be served through the preview proxy.
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import { get as getThrough } from './lib/product-server.ts'
 import { startServerProcess } from './lib/server-process.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
@@ -26,26 +26,8 @@ async function call(pathname: string, init: RequestInit & { token?: string } = {
 }
 
 /** GET on 127.0.0.1 with the preview's Host header (*.localhost may not resolve here). */
-function get(host: string, pathname: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string; setCookie: string[] }>((resolve, reject) => {
-    const request = http.request(
-      { hostname: '127.0.0.1', port, path: pathname, headers: { ...headers, host } },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            setCookie: response.headers['set-cookie'] ?? [],
-          }),
-        )
-      },
-    )
-    request.on('error', reject)
-    request.end()
-  })
-}
+const get = (host: string, pathname: string, headers: Record<string, string> = {}) =>
+  getThrough(port, host, pathname, headers)
 
 async function waitUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
