@@ -8,6 +8,7 @@ import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
 import {
   createAndWait,
   get,
+  medianColdProvisioning,
   previewCookie,
   signUp,
   startBenchServer,
@@ -105,19 +106,8 @@ export async function benchDevbox(): Promise<Record<string, string>> {
     await rm(warmDir, { recursive: true, force: true })
   }
 
-  const coldDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-cold-'))
-  const cold = await startBenchServer(coldDir, 0)
-  try {
-    const token = await signUp(cold, 'cold@example.com')
-    const coldTimes: number[] = []
-    for (let index = 0; index < 3; index++)
-      coldTimes.push((await createAndWait(cold, token)).readyMs)
-    figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
-      quantile(coldTimes, 0.5),
-    )
-  } finally {
-    await cold.server.stop()
-    await rm(coldDir, { recursive: true, force: true })
-  }
+  figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
+    await medianColdProvisioning(),
+  )
   return figures
 }

@@ -1,5 +1,6 @@
 // The whole product in this process for benchmarks: a server on a fresh DATA_DIR, sign-up, an
 // application created through the API, the preview hand-off's cookie, requests by host name.
+import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -8,6 +9,7 @@ import { startServer } from '../../apps/server/src/start-server.ts'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
 import { findFreePort } from '../../packages/devbox/src/drivers/local/free-port.ts'
+import { quantile } from './stats.ts'
 
 const agent = new http.Agent({ keepAlive: true })
 const socketAgent = new http.Agent({ keepAlive: true })
@@ -130,4 +132,19 @@ export async function waitForPool(bench: BenchServer) {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   throw new Error('the pool never filled')
+}
+
+/** Provisioning with an empty pool (the npm cache warm): the median of three creations, in ms. */
+export async function medianColdProvisioning(): Promise<number> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-cold-'))
+  const cold = await startBenchServer(dataDir, 0)
+  try {
+    const token = await signUp(cold, 'cold@example.com')
+    const times: number[] = []
+    for (let index = 0; index < 3; index++) times.push((await createAndWait(cold, token)).readyMs)
+    return quantile(times, 0.5)
+  } finally {
+    await cold.server.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
 }
