@@ -1,3 +1,4 @@
+import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
@@ -29,4 +30,5 @@ export const schema = {
   errorProjects,
   errorGroups,
   errorInstances,
+  appRuntimeTokens,
 }
