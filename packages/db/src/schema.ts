@@ -9,6 +9,7 @@ import { devboxes } from './schema/devboxes.ts'
 import { errorGroups } from './schema/error-groups.ts'
 import { errorInstances } from './schema/error-instances.ts'
 import { errorProjects } from './schema/error-projects.ts'
+import { evaluationItems, evaluations } from './schema/evaluations.ts'
 import { messages } from './schema/messages.ts'
 import { runs } from './schema/runs.ts'
 import { stagedMessages } from './schema/staged-messages.ts'
@@ -31,4 +32,6 @@ export const schema = {
   errorGroups,
   errorInstances,
   appRuntimeTokens,
+  evaluations,
+  evaluationItems,
 }

@@ -26,5 +26,7 @@ export const conversations = pgTable(
   (table) => [
     index('conversations_application_id_idx').on(table.applicationId, table.updatedAt),
     index('conversations_organization_id_idx').on(table.organizationId, table.kind),
+    // The admin's list of every organization's conversations, newest first.
+    index('conversations_created_at_idx').on(table.createdAt, table.id),
   ],
 )
