@@ -26,6 +26,7 @@ import { Route as AuthenticatedInvitationsIdRouteImport } from './routes/_authen
 import { Route as AuthenticatedOrganizationExploreIdRouteImport } from './routes/_authenticated._organization.explore.$id.tsx'
 import { Route as AuthenticatedAdminEvalsIndexRouteImport } from './routes/_authenticated.admin.evals.index.tsx'
 import { Route as AuthenticatedOrganizationApplicationsIdEditRouteImport } from './routes/_authenticated._organization.applications.$id.edit.tsx'
+import { Route as AuthenticatedAdminEvalsIdExecuteRouteImport } from './routes/_authenticated.admin.evals.$id.execute.tsx'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
@@ -119,6 +120,12 @@ const AuthenticatedOrganizationApplicationsIdEditRoute =
     path: '/applications/$id/edit',
     getParentRoute: () => AuthenticatedOrganizationRoute,
   } as any)
+const AuthenticatedAdminEvalsIdExecuteRoute =
+  AuthenticatedAdminEvalsIdExecuteRouteImport.update({
+    id: '/evals/$id/execute',
+    path: '/evals/$id/execute',
+    getParentRoute: () => AuthenticatedAdminRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedOrganizationIndexRoute
@@ -136,6 +143,7 @@ export interface FileRoutesByFullPath {
   '/explore/$id': typeof AuthenticatedOrganizationExploreIdRoute
   '/admin/evals/': typeof AuthenticatedAdminEvalsIndexRoute
   '/applications/$id/edit': typeof AuthenticatedOrganizationApplicationsIdEditRoute
+  '/admin/evals/$id/execute': typeof AuthenticatedAdminEvalsIdExecuteRoute
 }
 export interface FileRoutesByTo {
   '/': typeof AuthenticatedOrganizationIndexRoute
@@ -152,6 +160,7 @@ export interface FileRoutesByTo {
   '/explore/$id': typeof AuthenticatedOrganizationExploreIdRoute
   '/admin/evals': typeof AuthenticatedAdminEvalsIndexRoute
   '/applications/$id/edit': typeof AuthenticatedOrganizationApplicationsIdEditRoute
+  '/admin/evals/$id/execute': typeof AuthenticatedAdminEvalsIdExecuteRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -172,6 +181,7 @@ export interface FileRoutesById {
   '/_authenticated/_organization/explore/$id': typeof AuthenticatedOrganizationExploreIdRoute
   '/_authenticated/admin/evals/': typeof AuthenticatedAdminEvalsIndexRoute
   '/_authenticated/_organization/applications/$id/edit': typeof AuthenticatedOrganizationApplicationsIdEditRoute
+  '/_authenticated/admin/evals/$id/execute': typeof AuthenticatedAdminEvalsIdExecuteRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -191,6 +201,7 @@ export interface FileRouteTypes {
     | '/explore/$id'
     | '/admin/evals/'
     | '/applications/$id/edit'
+    | '/admin/evals/$id/execute'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -207,6 +218,7 @@ export interface FileRouteTypes {
     | '/explore/$id'
     | '/admin/evals'
     | '/applications/$id/edit'
+    | '/admin/evals/$id/execute'
   id:
     | '__root__'
     | '/_authenticated'
@@ -226,6 +238,7 @@ export interface FileRouteTypes {
     | '/_authenticated/_organization/explore/$id'
     | '/_authenticated/admin/evals/'
     | '/_authenticated/_organization/applications/$id/edit'
+    | '/_authenticated/admin/evals/$id/execute'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -356,6 +369,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedOrganizationApplicationsIdEditRouteImport
       parentRoute: typeof AuthenticatedOrganizationRoute
     }
+    '/_authenticated/admin/evals/$id/execute': {
+      id: '/_authenticated/admin/evals/$id/execute'
+      path: '/evals/$id/execute'
+      fullPath: '/admin/evals/$id/execute'
+      preLoaderRoute: typeof AuthenticatedAdminEvalsIdExecuteRouteImport
+      parentRoute: typeof AuthenticatedAdminRoute
+    }
   }
 }
 
@@ -388,12 +408,14 @@ interface AuthenticatedAdminRouteChildren {
   AuthenticatedAdminPoolRoute: typeof AuthenticatedAdminPoolRoute
   AuthenticatedAdminIndexRoute: typeof AuthenticatedAdminIndexRoute
   AuthenticatedAdminEvalsIndexRoute: typeof AuthenticatedAdminEvalsIndexRoute
+  AuthenticatedAdminEvalsIdExecuteRoute: typeof AuthenticatedAdminEvalsIdExecuteRoute
 }
 
 const AuthenticatedAdminRouteChildren: AuthenticatedAdminRouteChildren = {
   AuthenticatedAdminPoolRoute: AuthenticatedAdminPoolRoute,
   AuthenticatedAdminIndexRoute: AuthenticatedAdminIndexRoute,
   AuthenticatedAdminEvalsIndexRoute: AuthenticatedAdminEvalsIndexRoute,
+  AuthenticatedAdminEvalsIdExecuteRoute: AuthenticatedAdminEvalsIdExecuteRoute,
 }
 
 const AuthenticatedAdminRouteWithChildren =

@@ -1,0 +1,35 @@
+import type { EvaluationResult } from '@sprout/protocol/api/evaluations.ts'
+import { toCsv } from './evaluation-csv.ts'
+
+const columns = [
+  'conversation_id',
+  'conversation_title',
+  'org_slug',
+  'summary',
+  'processing_time_ms',
+] as const
+
+/** Export CSV: a header row of the result's fields, then one row per result. */
+export function resultsCsv(results: readonly EvaluationResult[]): string {
+  return toCsv(
+    columns,
+    results.map((result) => columns.map((column) => result[column])),
+  )
+}
+
+export function resultsJson(results: readonly EvaluationResult[]): string {
+  return `${JSON.stringify(results, null, 2)}\n`
+}
+
+/** Saves text as a file through a temporary link. */
+export function downloadText(fileName: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // The click has handed the blob to the download; revoke on the next turn.
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
