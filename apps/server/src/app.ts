@@ -3,6 +3,8 @@ import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { Hono } from 'hono'
 import { adminRoutes } from './admin/routes.ts'
 import type { AppEnv } from './app-env.ts'
+import { createAppTokens } from './app-runtime/app-tokens.ts'
+import { appRuntimeRoutes } from './app-runtime/routes.ts'
 import { applicationRoutes } from './applications/routes.ts'
 import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
@@ -19,7 +21,11 @@ import { devboxAuthRoutes } from './devboxes/hand-off/routes.ts'
 import { poolRoutes } from './devboxes/pool/routes.ts'
 import { createPreviewHost } from './devboxes/preview-host/preview-host.ts'
 import { createErrorReporting } from './devboxes/reporter/error-reporting.ts'
-import { handleInternalRequest, internalDsn } from './devboxes/reporter/internal-requests.ts'
+import {
+  handleInternalRequest,
+  type InternalIntegrations,
+  internalDsn,
+} from './devboxes/reporter/internal-requests.ts'
 import type { ErrorReporting } from './devboxes/reporter/reporter-routes.ts'
 import type { DevboxRuntime } from './devboxes/runtime/devbox-runtime.ts'
 import { errorIngestRoutes, errorMonitoringRoutes } from './error-monitoring/routes.ts'
@@ -78,7 +84,18 @@ export function createApp({
     deploysDir,
     publicUrl: origins.product,
   })
-  connectVaultToServers(vault, devboxes, errorReporting)
+  // The app's servers reach the organization's connections with their app token (decision 019).
+  const integrations: InternalIntegrations = {
+    appTokens: createAppTokens(db),
+    // Replaced by integrations/service.ts's freshAccessToken once it lands.
+    accessToken: async () => {
+      throw notFound('Integrations are not available yet')
+    },
+  }
+  const { viaEgress } = connectVaultToServers(vault, devboxes, errorReporting, {
+    ...integrations,
+    publicUrl: origins.product,
+  })
   const app = new Hono<AppEnv>()
   app.onError(onError)
 
@@ -94,6 +111,7 @@ export function createApp({
   app.route('/', errorIngestRoutes(errorIngest))
   app.use('*', limitRequestBody(config.maxBodyBytes))
   app.use('/api/*', refuseNulBytes)
+  if (!viaEgress) app.route('/', appRuntimeRoutes(integrations))
   app.get('/healthz', async (context) => {
     await database.execute('select 1')
     return context.json({ status: 'ok' })
@@ -227,12 +245,14 @@ function createErrorMonitoring(input: {
 /**
  * The vault's values reach the app's dev and production servers, restarted on each change, with
  * SENTRY_DSN (its error project at http://sprout.internal, which the egress proxy hands to
- * `handleInternalRequest`; docs/architecture/devbox.md "Error reports").
+ * `handleInternalRequest`; docs/architecture/devbox.md "Error reports"), SPROUT_APP_TOKEN and
+ * SPROUT_INTERNAL_URL (the organization's connections, decision 019).
  */
 function connectVaultToServers(
   vault: Vault,
   devboxes: DevboxRuntime,
   errorReporting: ErrorReporting,
+  integrations: InternalIntegrations & { publicUrl: string },
 ) {
   // Without a network of their own (no root, DEVBOX_SANDBOX=off) boxes have no egress proxy to
   // answer sprout.internal, and reach PUBLIC_URL like any host process.
@@ -242,16 +262,21 @@ function connectVaultToServers(
     return {
       ...(await vault.secretsOf(applicationId)),
       ...(dsn ? { SENTRY_DSN: viaEgress ? internalDsn(dsn) : dsn } : {}),
+      SPROUT_APP_TOKEN: await integrations.appTokens.tokenFor(applicationId),
+      SPROUT_INTERNAL_URL: viaEgress
+        ? 'http://sprout.internal'
+        : `${integrations.publicUrl}/internal`,
     }
   })
   devboxes.useInternalRequests((applicationId, request, response) =>
-    handleInternalRequest(applicationId, request, response, errorReporting),
+    handleInternalRequest(applicationId, request, response, errorReporting, integrations),
   )
   vault.onChange((applicationId) => {
     void devboxes.secretsChanged(applicationId).catch((error: Error) => {
       console.error('[vault] the app servers could not take the new secrets:', error.message)
     })
   })
+  return { viaEgress }
 }
 
 /** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */

@@ -1,4 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AppTokens } from '../../app-runtime/app-tokens.ts'
+import {
+  type AccessTokenSource,
+  answerTokenRequest,
+  serviceOfTokenPath,
+} from '../../app-runtime/integration-token.ts'
 import { type ErrorReporting, readBody } from './reporter-routes.ts'
 
 const internalHost = 'sprout.internal'
@@ -14,25 +20,46 @@ export function internalDsn(dsn: string): string {
   return `http://${url.username}@${internalHost}${url.pathname}`
 }
 
+/** What answers `GET /integrations/{service}/token` (decision 019). */
+export type InternalIntegrations = { appTokens: AppTokens; accessToken: AccessTokenSource }
+
 /**
  * A box's request to `http://sprout.internal`: only `POST /api/{project}/envelope/` of the box's
- * own application is answered; every other path, method or project is a 404, so nothing else
- * of Sprout is reachable through the name.
+ * own application and `GET /integrations/{service}/token` with the box's own app token are
+ * answered; every other path, method or project is a 404, so nothing else of Sprout is
+ * reachable through the name.
  */
 export async function handleInternalRequest(
   applicationId: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,
   reporting: ErrorReporting | undefined,
+  integrations?: InternalIntegrations,
 ): Promise<void> {
   const notFound = () => {
     request.resume()
     response.writeHead(404, { 'content-type': 'text/plain' })
     response.end(
-      `Only POST /api/{project}/envelope/ (error reports) is served at ${internalHost}\n`,
+      `Only POST /api/{project}/envelope/ (error reports) and GET /integrations/{service}/token are served at ${internalHost}\n`,
     )
   }
   const url = new URL(request.url ?? '/', `http://${internalHost}`)
+  const service = serviceOfTokenPath(url.pathname)
+  if (service && request.method === 'GET' && integrations) {
+    request.resume()
+    const answer = await answerTokenRequest({
+      authorization: request.headers.authorization,
+      service,
+      box: { applicationId },
+      ...integrations,
+    })
+    response.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    })
+    response.end(JSON.stringify(answer.body))
+    return
+  }
   const projectId = envelopeRoute.exec(url.pathname)?.[1]
   if (!projectId || request.method !== 'POST' || !applicationId || !reporting) {
     notFound()

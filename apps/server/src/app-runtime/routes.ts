@@ -1,0 +1,31 @@
+import { Hono } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../app-env.ts'
+import type { AppTokens } from './app-tokens.ts'
+import { type AccessTokenSource, answerTokenRequest } from './integration-token.ts'
+
+/**
+ * `GET /internal/integrations/{service}/token` at PUBLIC_URL: what `http://sprout.internal`
+ * answers, for app servers in boxes without a network of their own (no root,
+ * DEVBOX_SANDBOX=off), whose SPROUT_INTERNAL_URL is `{PUBLIC_URL}/internal` (decision 019). Only
+ * mounted then: with confined boxes an app token is accepted from its own box alone.
+ */
+export function appRuntimeRoutes(options: {
+  appTokens: AppTokens
+  accessToken: AccessTokenSource
+}) {
+  const app = new Hono<AppEnv>()
+  app.get(
+    '/internal/integrations/:service{[A-Za-z0-9][A-Za-z0-9._-]{0,99}}/token',
+    async (context) => {
+      const answer = await answerTokenRequest({
+        authorization: context.req.header('authorization'),
+        service: context.req.param('service'),
+        ...options,
+      })
+      context.header('cache-control', 'no-store')
+      return context.json(answer.body, answer.status as ContentfulStatusCode)
+    },
+  )
+  return app
+}
