@@ -91,7 +91,7 @@ function ExecutionItem({ item }: { item: EvaluationItem }) {
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <p className="font-medium text-zinc-900">{title}</p>
-            <p className="text-xs tabular-nums text-zinc-500">
+            <p className="text-xs tabular-nums text-zinc-500" data-testid="evaluation-item-time">
               {item.status === 'in_progress' && item.started_at && (
                 <Elapsed startedAt={item.started_at} />
               )}
