@@ -31,11 +31,14 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
     'server_logs',
     '`<secret-request key="NAME" />`',
     'error_reports_list',
+    "getAccessToken('linear')",
+    'integration_guide',
   ]) {
     expect(fullStack).toContain(rule)
   }
   const clientOnly = buildSystemPrompt({ appName: 'Guests', backEnd: false })
   expect(clientOnly).toContain('This app has no server side')
   expect(clientOnly).not.toContain('server_logs')
+  expect(clientOnly).not.toContain('getAccessToken')
   expect(clientOnly).not.toContain('DATABASE_URL')
 })

@@ -5,6 +5,7 @@ import { createDeleteFileTool } from './delete-file.ts'
 import { createErrorReportsListTool } from './error-reports-list.ts'
 import { createErrorReportsUpdateTool } from './error-reports-update.ts'
 import { createGetTimeTool } from './get-time.ts'
+import { createIntegrationGuideTool } from './integration-guide.ts'
 import { createListFilesTool } from './list-files.ts'
 import { orderToolCalls } from './order-tool-calls.ts'
 import { createRollDiceTool } from './roll-dice.ts'
@@ -32,6 +33,7 @@ export function createAgentTools(context: ToolContext) {
     search: createSearchTool(context),
     shell_exec: createShellExecTool(context),
     server_logs: createServerLogsTool(context),
+    integration_guide: createIntegrationGuideTool(context),
     todos: createTodosTool(context),
     add_random: createAddRandomTool(context),
     get_time: createGetTimeTool(context),

@@ -67,6 +67,7 @@ test('web_search is offered only when a search service is configured', async () 
       'add_random',
       'delete_file',
       'get_time',
+      'integration_guide',
       'list_files',
       'roll_dice',
       'search',

@@ -23,6 +23,14 @@ export type ErrorReportsAccess = {
   update: (action: ErrorReportAction, groupId: string, comment?: string) => Promise<ErrorGroup>
 }
 
+/** Where integration_guide reads its guides, and an optional model that answers from them. */
+export type IntegrationGuidesAccess = {
+  /** docs/product/integration-guides by default. */
+  dir?: string
+  /** Answers the question from the guide (a configured model); the guide's sections otherwise. */
+  answer?: (input: { integration: string; question: string; guide: string }) => Promise<string>
+}
+
 /** What the tools of one agent run work with. */
 export type ToolContext = {
   devbox: Pick<Devbox, 'files' | 'exec'> & { devServer?: Pick<Devbox['devServer'], 'logs'> }
@@ -34,6 +42,7 @@ export type ToolContext = {
   redactStream?: () => StreamRedactor
   webSearch?: WebSearchConfig
   errorReports?: ErrorReportsAccess
+  integrationGuides?: IntegrationGuidesAccess
   fetch?: typeof globalThis.fetch
   /** Injected for deterministic tests; defaults to Math.random and the clock. */
   random?: () => number
