@@ -10,6 +10,7 @@ import {
   guestBookServer,
   guestBookServerPath,
 } from './demo-guest-book.ts'
+import { linearDoneText, linearSteps } from './demo-linear.ts'
 import { type DemoStep, type DemoToolCall, nextScriptStep } from './demo-steps.ts'
 import {
   WEATHER_SECRET_KEY,
@@ -27,7 +28,8 @@ export const DEMO_HELP_TEXT =
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
   'guest book"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
-  'weather app that asks for its API key ("Build a weather app"), roll ' +
+  'weather app that asks for its API key ("Build a weather app"), a page of your Linear ' +
+  'issues through the organization\'s connection ("Build a page listing my Linear issues"), roll ' +
   'dice ("roll 2d6"), tell the time ("what time is it") ' +
   'or add a random number ("add a random number to 5").\n\n' +
   'To work with a real model, set ANTHROPIC_API_KEY, OPENAI_API_KEY or XAI_API_KEY (or ' +
@@ -44,6 +46,7 @@ type Intent =
   | { kind: 'guest-book' }
   | { kind: 'weather' }
   | { kind: 'weather-key-set' }
+  | { kind: 'linear' }
   | { kind: 'build' }
   | { kind: 'other' }
 
@@ -65,6 +68,7 @@ export function detectDemoIntent(userText: string): Intent {
     return { kind: 'weather-key-set' }
   }
   if (/\bweather\b/.test(text)) return { kind: 'weather' }
+  if (/\blinear\b/.test(text)) return { kind: 'linear' }
   if (buildWords.test(text)) return { kind: 'build' }
   return { kind: 'other' }
 }
@@ -259,6 +263,14 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
           'never reaches the browser), and `src/App.tsx` shows the forecast. As a demo it ' +
           'answers sample data instead of calling a provider.\n\n' +
           realModelHint,
+      )
+    case 'linear':
+      if (!tools.has('write_file')) break
+      return nextScriptStep(
+        linearSteps(),
+        conversation,
+        tools,
+        `${linearDoneText}\n\n${realModelHint}`,
       )
     case 'build':
       if (!tools.has('write_file')) break
