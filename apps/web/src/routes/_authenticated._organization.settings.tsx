@@ -21,7 +21,7 @@ export const Route = createFileRoute('/_authenticated/_organization/settings')({
 
 /**
  * The OAuth callback lands here with `connected` or `integration_error`
- * (docs/product/integrations.md "Connecting"): the message is kept and the URL cleaned, so a
+ * (docs/product/integrations.md "Connect"): the message is kept and the URL cleaned, so a
  * reload does not show it again.
  */
 function SettingsRoute() {
