@@ -32,6 +32,8 @@ import { errorIngestRoutes, errorMonitoringRoutes } from './error-monitoring/rou
 import { createErrorIngest } from './error-monitoring/service.ts'
 import { notFound } from './errors/app-error.ts'
 import { onError } from './errors/on-error.ts'
+import { evaluationRoutes } from './evaluations/routes.ts'
+import { createEvaluationRunner } from './evaluations/runner.ts'
 import { explorationRoutes } from './explorations/routes.ts'
 import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
 import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
@@ -77,6 +79,7 @@ export function createApp({
     devboxes,
     secrets: vault.runSecrets,
   })
+  const evaluations = createEvaluationRunner({ db, providers: config.providers })
   const { errorIngest, errorReporting } = createErrorMonitoring({
     db,
     config,
@@ -139,6 +142,7 @@ export function createApp({
   )
   app.use('/api/*', requireSession(auth, config, authCache))
   app.route('/', adminRoutes())
+  app.route('/', evaluationRoutes({ db, config, runner: evaluations }))
   app.route('/', modelRoutes(config))
   app.route('/', organizationRoutes(db, authCache.memberships))
   const memberships = authCache.memberships
@@ -193,6 +197,7 @@ export function createApp({
     appsHost,
     vault,
     errorIngest,
+    evaluations,
   }
 }
 

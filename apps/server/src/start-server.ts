@@ -40,6 +40,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   await created.authCache.start()
   await created.vault.start()
   await created.conversations.start()
+  // Evaluations a stopped server left in progress go on (docs/decisions/020-evaluations.md).
+  await created.evaluations.resume()
   const handlers = createNodeHandlers(created)
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
@@ -65,6 +67,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
         server.close(() => resolve())
         server.closeAllConnections()
       })
+      await created.evaluations.stop()
       await created.conversations.stop()
       await devboxes.stop()
       await created.authCache.stop()

@@ -136,6 +136,17 @@ async function invitation(fixture: MatrixFixture): Promise<string> {
   return invited.id ?? ''
 }
 
+/** An offline evaluation of one of A's conversations, created by the platform admin. */
+async function evaluation(fixture: MatrixFixture): Promise<string> {
+  const response = await fixture.harness.request('/api/admin/conversation-evals', {
+    method: 'POST',
+    user: fixture.users.platformAdmin,
+    body: JSON.stringify({ conversation_ids: [await conversation(fixture)], model: 'demo' }),
+  })
+  if (response.status !== 201) throw new Error(`evaluation failed: ${await response.text()}`)
+  return ((await response.json()) as { eval_id: string }).eval_id
+}
+
 /** An organization the role's user may leave (a fresh one they joined); A for the outsider. */
 async function organizationToLeave(fixture: MatrixFixture, role: Role): Promise<string> {
   if (role === 'anonymous' || role === 'otherOrganization') return fixture.organizationId
@@ -294,6 +305,45 @@ export const routeMatrix: Record<string, MatrixEntry> = {
   },
   'POST /api/admin/pool/cycle': {
     request: () => ({ path: '/api/admin/pool/cycle', init: json({ pack_type: 'fullstack' }) }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/conversations': {
+    request: () => ({ path: '/api/admin/conversations?limit=5' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/conversation-evals/prompts': {
+    request: () => ({ path: '/api/admin/conversation-evals/prompts' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/conversation-evals': {
+    request: async (fixture) => ({
+      path: '/api/admin/conversation-evals',
+      init: json({ conversation_ids: [await conversation(fixture)], model: 'demo' }),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 201 },
+  },
+  'GET /api/admin/conversation-evals/:id': {
+    request: async (fixture) => ({
+      path: `/api/admin/conversation-evals/${await evaluation(fixture)}`,
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/conversation-evals/:id/start': {
+    request: async (fixture) => ({
+      path: `/api/admin/conversation-evals/${await evaluation(fixture)}/start`,
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/conversation-evals/:id/status': {
+    request: async (fixture) => ({
+      path: `/api/admin/conversation-evals/${await evaluation(fixture)}/status`,
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/conversation-evals/:id/results/raw': {
+    request: async (fixture) => ({
+      path: `/api/admin/conversation-evals/${await evaluation(fixture)}/results/raw`,
+    }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
   'GET /api/demo/applications/:id/conversations': {

@@ -152,6 +152,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
           closing.closeAllConnections()
         })
       }
+      await created.evaluations.stop()
       await created.conversations.stop()
       await devboxes.stop()
       await authCache.stop()

@@ -18,7 +18,8 @@ export type FakeUsage = {
 export type FakeStreamTurn = {
   blocks: FakeBlock[]
   usage?: FakeUsage
-  /** Pause between wire events, so abort and streaming can be observed. */
+  /** Pause between wire events (before the whole body without streaming), so abort, streaming
+   * and concurrency can be observed. */
   eventDelayMs?: number
   /** After the blocks, keep the response open until the client goes away (no final events). */
   holdOpen?: boolean

@@ -14,6 +14,8 @@ export type FakeProviderServer = {
   baseUrl: string
   /** Every request received, in order, with its parsed JSON body. */
   requests: RecordedRequest[]
+  /** The most requests that were being answered at the same time. */
+  peakConcurrency: () => number
   /** Appends turns to the script. */
   push: (...turns: FakeTurn[]) => void
   close: () => Promise<void>
@@ -59,6 +61,8 @@ export async function startFakeProviderServer(
   const turns = [...script]
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
+  let inFlight = 0
+  let peak = 0
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const text = await readBody(request)
@@ -73,6 +77,11 @@ export async function startFakeProviderServer(
       body,
     }
     requests.push(recorded)
+    inFlight += 1
+    peak = Math.max(peak, inFlight)
+    response.on('close', () => {
+      inFlight -= 1
+    })
     if (!format.paths.includes(new URL(recorded.path, 'http://fake').pathname)) {
       response.writeHead(404, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ error: `fake server: no route ${recorded.path}` }))
@@ -90,6 +99,7 @@ export async function startFakeProviderServer(
       return
     }
     if ((body as { stream?: unknown } | undefined)?.stream !== true) {
+      if (turn.eventDelayMs) await sleep(turn.eventDelayMs)
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify(format.jsonBody(turn, recorded)))
       return
@@ -138,6 +148,7 @@ export async function startFakeProviderServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    peakConcurrency: () => peak,
     push: (...more) => turns.push(...more),
     close: () =>
       new Promise<void>((resolve) => {
