@@ -106,4 +106,19 @@ describe('EvaluationExecution', () => {
     await pollOnce()
     await until(() => fake.callsTo('/status').length > polls)
   })
+
+  it("says why a failed item failed and shows the template's name", async () => {
+    const evaluation = evaluationStatus('eval-3', ['conversation-a'], 'eval_outcome', 'failed')
+    const [first] = evaluation.items
+    if (first) Object.assign(first, { status: 'failed', error: 'The judge timed out' })
+    fakeEvaluations([], { ...evaluation, completed_count: 1 })
+    renderScreen(<EvaluationExecution evaluationId="eval-3" />)
+    await until(() => pageText().includes('Failed: The judge timed out'))
+    expect(
+      item('Untitled Conversation')?.querySelector('[role="img"]')?.getAttribute('aria-label'),
+    ).toBe('Failed')
+    expect(pageText()).toContain('1 / 1 complete')
+    // The raw results are offered only for a completed evaluation.
+    expect(pageText()).not.toContain('View Full Results')
+  })
 })

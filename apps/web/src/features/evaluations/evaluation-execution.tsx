@@ -103,6 +103,9 @@ function ExecutionItem({ item }: { item: EvaluationItem }) {
           <p className="text-xs text-zinc-500">
             {[item.org_slug, item.app_slug].filter(Boolean).join(' / ')}
           </p>
+          {item.status === 'failed' && item.error && (
+            <p className="mt-2 text-sm text-red-600">Failed: {item.error}</p>
+          )}
           {item.summary && (
             <div className="mt-2">
               <MessageText text={item.summary} variant="agent" />
