@@ -10,7 +10,7 @@ import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth/auth-endpoints.ts'
 import { rateLimit } from './auth/rate-limit.ts'
-import { requireSession } from './auth/require-session.ts'
+import { findSession, requireSession } from './auth/require-session.ts'
 import type { Config } from './config/config.ts'
 import { conversationListenRoutes } from './conversations/listen-routes.ts'
 import { conversationRoutes } from './conversations/routes.ts'
@@ -35,6 +35,12 @@ import { onError } from './errors/on-error.ts'
 import { evaluationRoutes } from './evaluations/routes.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { explorationRoutes } from './explorations/routes.ts'
+import type { IntegrationDeps } from './integrations/definitions.ts'
+import {
+  adminIntegrationRoutes,
+  integrationRoutes,
+  oauthCallbackRoutes,
+} from './integrations/routes.ts'
 import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
 import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
 import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
@@ -73,6 +79,8 @@ export function createApp({
   const auth = createAuth({ config, db, secret: authSecret })
   const authCache = createAuthCache(database)
   const vault = createVault({ database, keyring: vaultKeyring })
+  // docs/product/integrations.md; its secrets are sealed with the vault's keys (decision 018).
+  const integrationDeps: IntegrationDeps = { db, keyring: vaultKeyring, publicUrl: origins.product }
   const conversations = createConversationRuntime({
     database,
     config,
@@ -140,6 +148,14 @@ export function createApp({
     '/',
     conversationListenRoutes({ db, auth, config, authCache, runtime: conversations, devboxes }),
   )
+  // The OAuth redirect URI is a navigation from the authorization server: it redirects, never 401s.
+  app.route(
+    '/',
+    oauthCallbackRoutes(
+      integrationDeps,
+      async (headers) => (await findSession(auth, authCache, headers))?.user.id,
+    ),
+  )
   app.use('/api/*', requireSession(auth, config, authCache))
   app.route('/', adminRoutes())
   app.route('/', evaluationRoutes({ db, config, runner: evaluations }))
@@ -153,6 +169,8 @@ export function createApp({
     applicationRoutes({ db, config, origins, memberships, devboxes, deploysDir, beforeDelete }),
   )
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
+  app.route('/', adminIntegrationRoutes(integrationDeps))
+  app.route('/', integrationRoutes({ ...integrationDeps, memberships }))
   app.route(
     '/',
     errorMonitoringRoutes({
@@ -197,6 +215,7 @@ export function createApp({
     appsHost,
     vault,
     errorIngest,
+    integrationDeps,
     evaluations,
   }
 }

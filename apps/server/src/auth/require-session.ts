@@ -13,19 +13,23 @@ export function isPlatformAdmin(
   return roles.includes('admin') || config.adminEmails.includes(user.email.toLowerCase())
 }
 
+/** The session the cookie or `Authorization: Bearer` names, if any (cached). */
+export async function findSession(auth: Auth, cache: AuthCache, headers: Headers) {
+  const key = credentialKey(headers)
+  if (!key) return undefined
+  const cached = cache.sessions.get(key)
+  if (cached) return cached
+  const fresh = await auth.api.getSession({ headers })
+  if (!fresh) return undefined
+  cache.sessions.set(key, fresh, new Date(fresh.session.expiresAt).getTime())
+  return fresh
+}
+
 /** Resolves the caller from the session cookie or `Authorization: Bearer`; 401 otherwise. */
 export function requireSession(auth: Auth, config: Pick<Config, 'adminEmails'>, cache: AuthCache) {
   return createMiddleware<AppEnv>(async (context, next) => {
-    const headers = context.req.raw.headers
-    const key = credentialKey(headers)
-    if (!key) throw unauthorized()
-    let result = cache.sessions.get(key)
-    if (!result) {
-      const fresh = await auth.api.getSession({ headers })
-      if (!fresh) throw unauthorized()
-      result = fresh
-      cache.sessions.set(key, fresh, new Date(fresh.session.expiresAt).getTime())
-    }
+    const result = await findSession(auth, cache, context.req.raw.headers)
+    if (!result) throw unauthorized()
     context.set('user', result.user)
     context.set('session', result.session)
     context.set('isPlatformAdmin', isPlatformAdmin(result.user, config))

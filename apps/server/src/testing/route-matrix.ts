@@ -1,4 +1,6 @@
 // Long file: a table of every API route with the request each role makes; one row per route.
+import { integrationConnections } from '@sprout/db/schema/integrations.ts'
+import { connectionOwner, seal } from '../integrations/sealing.ts'
 import type { TestApp, TestUser } from './test-app.ts'
 
 export const roles = [
@@ -111,6 +113,39 @@ async function errorGroup(fixture: MatrixFixture): Promise<string> {
   const { groups } = (await response.json()) as { groups: { id: string }[] }
   return groups[0]?.id ?? ''
 }
+
+/** An integration definition (as the platform admin); `connected`: organization A has tokens. */
+async function integration(fixture: MatrixFixture, connected = false): Promise<string> {
+  const serviceName = `matrix-${++unique}`
+  const response = await fixture.harness.request('/api/admin/integrations', {
+    method: 'POST',
+    user: fixture.users.platformAdmin,
+    body: JSON.stringify(integrationBody(serviceName)),
+  })
+  if (response.status !== 201) throw new Error(`integration failed: ${await response.text()}`)
+  if (connected) {
+    // Tokens without expiry and no revoke URL: the calls answer without an authorization server.
+    const { keyring } = fixture.harness.created.integrationDeps
+    const owner = connectionOwner(fixture.organizationId, serviceName)
+    await fixture.harness.database.db.insert(integrationConnections).values({
+      organizationId: fixture.organizationId,
+      serviceName,
+      accessToken: seal(keyring, owner, 'access_token', 'matrix-access-token'),
+      scopes: ['read'],
+      updatedAt: new Date(),
+    })
+  }
+  return serviceName
+}
+
+const integrationBody = (serviceName: string) => ({
+  service_name: serviceName,
+  client_id: 'matrix-client',
+  client_secret: 'matrix-secret',
+  auth_url: 'https://auth.example.com/authorize',
+  token_url: 'https://auth.example.com/token',
+  scopes: 'read',
+})
 
 const password = 'correct-horse-battery'
 let unique = 0
@@ -423,6 +458,62 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: async (fixture) => ({
       path: `/api/explorations/${await exploration(fixture, false)}/listen`,
       init: json({}),
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/admin/integrations': {
+    request: () => ({ path: '/api/admin/integrations' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/integrations/presets': {
+    request: () => ({ path: '/api/admin/integrations/presets' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/integrations': {
+    request: () => ({
+      path: '/api/admin/integrations',
+      init: json(integrationBody(`matrix-${++unique}`)),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 201 },
+  },
+  'PUT /api/admin/integrations/:service': {
+    request: async (fixture) => {
+      const serviceName = await integration(fixture)
+      return {
+        path: `/api/admin/integrations/${serviceName}`,
+        init: json({ ...integrationBody(serviceName), client_secret: '' }),
+      }
+    },
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  // Each caller sees every definition, connected for their own organization only.
+  'GET /api/integrations': {
+    request: () => ({ path: '/api/integrations' }),
+    expect: everyoneSignedIn(200),
+  },
+  'POST /api/oauth/state': {
+    request: async (fixture) => ({
+      path: '/api/oauth/state',
+      init: json({ integration_name: await integration(fixture) }),
+    }),
+    expect: everyoneSignedIn(200),
+  },
+  // The redirect URI: a redirect to /settings for everyone (a forged state finishes nothing).
+  'GET /api/oauth/callback/:service': {
+    request: async (fixture) => ({
+      path: `/api/oauth/callback/${await integration(fixture)}?code=forged&state=forged`,
+    }),
+    expect: everyone(302),
+  },
+  'GET /api/integrations/:service/token': {
+    request: async (fixture) => ({
+      path: `/api/integrations/${await integration(fixture, true)}/token`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'DELETE /api/integrations/:service': {
+    request: async (fixture) => ({
+      path: `/api/integrations/${await integration(fixture, true)}`,
     }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },

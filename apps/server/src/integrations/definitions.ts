@@ -1,0 +1,163 @@
+import type { Database } from '@sprout/db/database.ts'
+import { integrationDefinitions } from '@sprout/db/schema/integrations.ts'
+import {
+  type AdminIntegration,
+  checkIntegrationForm,
+  INTEGRATION_ERROR_MESSAGES,
+  type IntegrationPresetId,
+  integrationFormFields,
+  integrationPresetIds,
+  type SaveIntegrationRequest,
+} from '@sprout/protocol/api/integrations.ts'
+import { asc, eq } from 'drizzle-orm'
+import { badRequest, conflict, notFound } from '../errors/app-error.ts'
+import type { VaultKeyring } from '../vault/vault-keys.ts'
+import { definitionOwner, seal, unseal } from './sealing.ts'
+
+/** What the integrations area needs: the database, the vault's keys, where callbacks land. */
+export type IntegrationDeps = { db: Database; keyring: VaultKeyring; publicUrl: string }
+
+export type DefinitionRow = typeof integrationDefinitions.$inferSelect
+
+/** Each integration has its own redirect URI (a mix-up defence; decision 018). */
+export function redirectUriOf(publicUrl: string, serviceName: string): string {
+  return `${publicUrl}/api/oauth/callback/${encodeURIComponent(serviceName)}`
+}
+
+export async function findDefinition(db: Database, serviceName: string) {
+  const [row] = await db
+    .select()
+    .from(integrationDefinitions)
+    .where(eq(integrationDefinitions.serviceName, serviceName))
+  return row
+}
+
+export async function requireDefinition(db: Database, serviceName: string) {
+  const row = await findDefinition(db, serviceName)
+  if (!row) throw notFound(INTEGRATION_ERROR_MESSAGES.notFound(serviceName))
+  return row
+}
+
+export function clientSecretOf(keyring: VaultKeyring, row: DefinitionRow): string {
+  return unseal(keyring, definitionOwner(row.serviceName), 'client_secret', row.clientSecret)
+}
+
+export function presetOf(row: DefinitionRow): IntegrationPresetId | null {
+  return (integrationPresetIds as readonly string[]).includes(row.preset ?? '')
+    ? (row.preset as IntegrationPresetId)
+    : null
+}
+
+/** The admin view: never the client secret, only that there is one. */
+function toAdminIntegration(publicUrl: string, row: DefinitionRow): AdminIntegration {
+  return {
+    service_name: row.serviceName,
+    display_name: row.displayName,
+    client_id: row.clientId,
+    has_client_secret: true,
+    auth_url: row.authUrl,
+    token_url: row.tokenUrl,
+    revoke_url: row.revokeUrl,
+    scopes: row.scopes,
+    additional_params: row.additionalParams,
+    preset: presetOf(row),
+    redirect_uri: redirectUriOf(publicUrl, row.serviceName),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+export async function listDefinitions(deps: IntegrationDeps): Promise<AdminIntegration[]> {
+  const rows = await deps.db
+    .select()
+    .from(integrationDefinitions)
+    .orderBy(asc(integrationDefinitions.serviceName))
+  return rows.map((row) => toAdminIntegration(deps.publicUrl, row))
+}
+
+/** The form's rules, on the server, with the form's texts (one 400 naming every problem). */
+function checkForm(input: SaveIntegrationRequest, mode: 'create' | 'edit') {
+  const checked = checkIntegrationForm(
+    {
+      service_name: input.service_name ?? '',
+      display_name: input.display_name,
+      client_id: input.client_id ?? '',
+      client_secret: input.client_secret,
+      auth_url: input.auth_url ?? '',
+      token_url: input.token_url ?? '',
+      revoke_url: input.revoke_url,
+      scopes: input.scopes ?? [],
+      additional_params: input.additional_params,
+      preset: input.preset,
+    },
+    mode,
+  )
+  if (!checked.ok) {
+    const texts = integrationFormFields.flatMap((field) => checked.problems[field] ?? [])
+    throw badRequest(texts.join('; '))
+  }
+  return checked.definition
+}
+
+export async function createDefinition(
+  deps: IntegrationDeps,
+  input: SaveIntegrationRequest,
+): Promise<AdminIntegration> {
+  const definition = checkForm(input, 'create')
+  const owner = definitionOwner(definition.service_name)
+  const [row] = await deps.db
+    .insert(integrationDefinitions)
+    .values({
+      serviceName: definition.service_name,
+      displayName: definition.display_name,
+      clientId: definition.client_id,
+      clientSecret: seal(deps.keyring, owner, 'client_secret', definition.client_secret ?? ''),
+      authUrl: definition.auth_url,
+      tokenUrl: definition.token_url,
+      revokeUrl: definition.revoke_url,
+      scopes: definition.scopes,
+      additionalParams: definition.additional_params,
+      preset: definition.preset,
+    })
+    .onConflictDoNothing()
+    .returning()
+  if (!row) {
+    throw conflict(`An integration named "${definition.service_name}" exists already: edit it`)
+  }
+  return toAdminIntegration(deps.publicUrl, row)
+}
+
+/** PUT: the service name is the path's (it cannot change); a blank secret keeps the stored one. */
+export async function updateDefinition(
+  deps: IntegrationDeps,
+  serviceName: string,
+  input: SaveIntegrationRequest,
+): Promise<AdminIntegration> {
+  const existing = await requireDefinition(deps.db, serviceName)
+  const given = (input.service_name ?? '').trim()
+  if (given !== '' && given !== serviceName) {
+    throw badRequest('Service name cannot be changed: add a new integration instead')
+  }
+  const definition = checkForm({ ...input, service_name: serviceName }, 'edit')
+  const owner = definitionOwner(serviceName)
+  const [row] = await deps.db
+    .update(integrationDefinitions)
+    .set({
+      displayName: input.display_name?.trim() ? definition.display_name : existing.displayName,
+      clientId: definition.client_id,
+      clientSecret: definition.client_secret
+        ? seal(deps.keyring, owner, 'client_secret', definition.client_secret)
+        : existing.clientSecret,
+      authUrl: definition.auth_url,
+      tokenUrl: definition.token_url,
+      revokeUrl: definition.revoke_url,
+      scopes: definition.scopes,
+      additionalParams: definition.additional_params,
+      preset: definition.preset ?? existing.preset,
+      updatedAt: new Date(),
+    })
+    .where(eq(integrationDefinitions.serviceName, serviceName))
+    .returning()
+  if (!row) throw notFound(INTEGRATION_ERROR_MESSAGES.notFound(serviceName))
+  return toAdminIntegration(deps.publicUrl, row)
+}

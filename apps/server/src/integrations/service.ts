@@ -1,0 +1,202 @@
+import { integrationConnections, integrationDefinitions } from '@sprout/db/schema/integrations.ts'
+import { INTEGRATION_ERROR_MESSAGES, type Integration } from '@sprout/protocol/api/integrations.ts'
+import { and, asc, eq } from 'drizzle-orm'
+import { AppError, conflict, notFound } from '../errors/app-error.ts'
+import { endpointsOf } from './authorization.ts'
+import { type IntegrationDeps, presetOf, redirectUriOf, requireDefinition } from './definitions.ts'
+import { OAuthRefusal, refreshTokens, revokeToken } from './oauth-client.ts'
+import { connectionOwner, seal, unseal } from './sealing.ts'
+
+export { completeAuthorization, startAuthorization } from './authorization.ts'
+export type { IntegrationDeps } from './definitions.ts'
+
+/** A token this close to its expiry is refreshed first: it may expire on its way. */
+const EXPIRY_MARGIN_MS = 60_000
+
+/** GET /api/integrations: every definition, with the organization's connection (and no other's). */
+export async function listIntegrations(
+  deps: IntegrationDeps,
+  organizationId: string,
+): Promise<Integration[]> {
+  const rows = await deps.db
+    .select({ definition: integrationDefinitions, connection: integrationConnections })
+    .from(integrationDefinitions)
+    .leftJoin(
+      integrationConnections,
+      and(
+        eq(integrationConnections.serviceName, integrationDefinitions.serviceName),
+        eq(integrationConnections.organizationId, organizationId),
+      ),
+    )
+    .orderBy(asc(integrationDefinitions.serviceName))
+  return rows.map(({ definition, connection }) => ({
+    id: definition.serviceName,
+    service_name: definition.serviceName,
+    display_name: definition.displayName,
+    scopes: definition.scopes,
+    connected: connection !== null && !connection.needsReconnect,
+    needs_reconnect: connection?.needsReconnect ?? false,
+    client_id: definition.clientId,
+    redirect_uri: redirectUriOf(deps.publicUrl, definition.serviceName),
+    auth_url: definition.authUrl,
+    additional_params: definition.additionalParams,
+    preset: presetOf(definition),
+  }))
+}
+
+async function findConnection(deps: IntegrationDeps, organizationId: string, serviceName: string) {
+  const [row] = await deps.db
+    .select()
+    .from(integrationConnections)
+    .where(
+      and(
+        eq(integrationConnections.organizationId, organizationId),
+        eq(integrationConnections.serviceName, serviceName),
+      ),
+    )
+  return row
+}
+
+async function requireConnection(deps: IntegrationDeps, organizationId: string, service: string) {
+  await requireDefinition(deps.db, service)
+  const row = await findConnection(deps, organizationId, service)
+  if (!row) throw notFound(INTEGRATION_ERROR_MESSAGES.notConnected(service))
+  return row
+}
+
+type ConnectionRow = NonNullable<Awaited<ReturnType<typeof findConnection>>>
+export type FreshAccessToken = { accessToken: string; expiresAt: Date | null }
+
+const isFresh = (row: ConnectionRow) =>
+  row.expiresAt === null || row.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()
+
+/** One refresh at a time per connection in this process: a rotated refresh token is used once. */
+const refreshing = new Map<string, Promise<FreshAccessToken>>()
+
+/**
+ * A usable access token of the organization's connection, refreshed (and the rotated refresh
+ * token stored) when it expires within a minute. A refresh the server refuses marks the
+ * connection as needing reconnection. Throws an AppError: 404 not connected / unknown
+ * integration, 409 needs reconnection, 502 the authorization server could not be reached.
+ */
+export async function freshAccessToken(
+  deps: IntegrationDeps,
+  organizationId: string,
+  serviceName: string,
+): Promise<FreshAccessToken> {
+  const row = await requireConnection(deps, organizationId, serviceName)
+  if (row.needsReconnect) throw conflict(INTEGRATION_ERROR_MESSAGES.needsReconnect(serviceName))
+  const owner = connectionOwner(organizationId, serviceName)
+  if (isFresh(row)) {
+    const accessToken = unseal(deps.keyring, owner, 'access_token', row.accessToken)
+    return { accessToken, expiresAt: row.expiresAt }
+  }
+  const key = `${organizationId}\n${serviceName}`
+  const inFlight = refreshing.get(key)
+  if (inFlight) return inFlight
+  const refresh = refreshConnection(deps, row).finally(() => refreshing.delete(key))
+  refreshing.set(key, refresh)
+  return refresh
+}
+
+async function markNeedsReconnect(deps: IntegrationDeps, row: ConnectionRow) {
+  await deps.db
+    .update(integrationConnections)
+    .set({ needsReconnect: true, updatedAt: new Date() })
+    .where(
+      and(
+        eq(integrationConnections.organizationId, row.organizationId),
+        eq(integrationConnections.serviceName, row.serviceName),
+        eq(integrationConnections.updatedAt, row.updatedAt),
+      ),
+    )
+}
+
+async function refreshConnection(
+  deps: IntegrationDeps,
+  row: ConnectionRow,
+): Promise<FreshAccessToken> {
+  const { organizationId, serviceName } = row
+  const owner = connectionOwner(organizationId, serviceName)
+  if (!row.refreshToken) {
+    await markNeedsReconnect(deps, row)
+    throw conflict(INTEGRATION_ERROR_MESSAGES.needsReconnect(serviceName))
+  }
+  const definition = await requireDefinition(deps.db, serviceName)
+  const refreshToken = unseal(deps.keyring, owner, 'refresh_token', row.refreshToken)
+  let tokens: Awaited<ReturnType<typeof refreshTokens>>
+  try {
+    tokens = await refreshTokens(endpointsOf(deps, definition), refreshToken)
+  } catch (error) {
+    if (!(error instanceof OAuthRefusal)) {
+      console.error(`[integrations] refreshing ${serviceName} failed: ${(error as Error).message}`)
+      throw new AppError(502, INTEGRATION_ERROR_MESSAGES.tokenFailed)
+    }
+    // Another server process may have refreshed it first (the old token is then refused).
+    const current = await findConnection(deps, organizationId, serviceName)
+    if (current && !current.needsReconnect && isFresh(current)) {
+      const accessToken = unseal(deps.keyring, owner, 'access_token', current.accessToken)
+      return { accessToken, expiresAt: current.expiresAt }
+    }
+    console.error(`[integrations] ${serviceName} refused the refresh: ${error.message}`)
+    await markNeedsReconnect(deps, row)
+    throw conflict(INTEGRATION_ERROR_MESSAGES.needsReconnect(serviceName))
+  }
+  await deps.db
+    .update(integrationConnections)
+    .set({
+      accessToken: seal(deps.keyring, owner, 'access_token', tokens.accessToken),
+      // Rotation (RFC 9700 4.14.2): the new refresh token replaces the old, which is now spent.
+      ...(tokens.refreshToken
+        ? { refreshToken: seal(deps.keyring, owner, 'refresh_token', tokens.refreshToken) }
+        : {}),
+      expiresAt: tokens.expiresAt,
+      ...(tokens.scopes ? { scopes: tokens.scopes } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(integrationConnections.organizationId, organizationId),
+        eq(integrationConnections.serviceName, serviceName),
+      ),
+    )
+  return { accessToken: tokens.accessToken, expiresAt: tokens.expiresAt }
+}
+
+/**
+ * DELETE /api/integrations/{service}: revokes at the revoke URL when there is one (RFC 7009;
+ * the refresh token, which ends the grant, then the access token), then deletes the tokens.
+ * A failed revocation keeps them, so Disconnect can be tried again.
+ */
+export async function disconnect(
+  deps: IntegrationDeps,
+  organizationId: string,
+  serviceName: string,
+): Promise<void> {
+  const row = await requireConnection(deps, organizationId, serviceName)
+  const definition = await requireDefinition(deps.db, serviceName)
+  const revokeUrl = definition.revokeUrl
+  if (revokeUrl) {
+    const owner = connectionOwner(organizationId, serviceName)
+    const endpoints = { ...endpointsOf(deps, definition), revokeUrl }
+    try {
+      if (row.refreshToken) {
+        const refreshToken = unseal(deps.keyring, owner, 'refresh_token', row.refreshToken)
+        await revokeToken(endpoints, refreshToken, 'refresh_token')
+      }
+      const accessToken = unseal(deps.keyring, owner, 'access_token', row.accessToken)
+      await revokeToken(endpoints, accessToken, 'access_token')
+    } catch (error) {
+      console.error(`[integrations] revoking ${serviceName} failed: ${(error as Error).message}`)
+      throw new AppError(502, INTEGRATION_ERROR_MESSAGES.revokeFailed)
+    }
+  }
+  await deps.db
+    .delete(integrationConnections)
+    .where(
+      and(
+        eq(integrationConnections.organizationId, organizationId),
+        eq(integrationConnections.serviceName, serviceName),
+      ),
+    )
+}
