@@ -121,4 +121,15 @@ describe('EvaluationExecution', () => {
     // The raw results are offered only for a completed evaluation.
     expect(pageText()).not.toContain('View Full Results')
   })
+
+  it('says when the start is refused while the evaluation stays pending', async () => {
+    const fake = fakeEvaluations([], evaluationStatus('eval-4', ['conversation-a'], 'eval_outcome'))
+    fake.refuseStart('The evaluation runner is shutting down')
+    renderScreen(<EvaluationExecution evaluationId="eval-4" />)
+    await until(() =>
+      pageText().includes('Failed to start the evaluation: The evaluation runner is shutting down'),
+    )
+    expect(field('status')).toBe('pending')
+    expect(fake.callsTo('/start', 'POST')).toHaveLength(1)
+  })
 })

@@ -13,7 +13,7 @@ import { useEvaluationRun } from './use-evaluation-run.ts'
 
 /** docs/product/admin.md "Evaluation execution": one evaluation's progress, item by item. */
 export function EvaluationExecution({ evaluationId }: { evaluationId: string }) {
-  const run = useEvaluationRun(evaluationId)
+  const { status: run, startError } = useEvaluationRun(evaluationId)
   return (
     <section aria-labelledby="evaluation-execution-heading" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -42,6 +42,7 @@ export function EvaluationExecution({ evaluationId }: { evaluationId: string }) 
         <Alert>{run.error.message}</Alert>
       ) : (
         <>
+          {startError && <Alert>Failed to start the evaluation: {startError}</Alert>}
           <dl className="grid gap-3 rounded-2xl border border-zinc-200 bg-white p-4 text-sm shadow-sm sm:grid-cols-4">
             <Field label="ID" value={run.data.id} mono />
             <Field label="Status" value={run.data.status} />

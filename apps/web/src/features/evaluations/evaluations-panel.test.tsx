@@ -1,9 +1,13 @@
 import { act } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, click } from '../chat/test-render.tsx'
 import { buttonNamed, pageText, renderScreen, until } from './evaluation-test-render.tsx'
 import { EvaluationsPanel } from './evaluations-panel.tsx'
 import { adminConversation, fakeEvaluations } from './fake-evaluations.ts'
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+})
 
 afterEach(() => {
   cleanup()
@@ -88,6 +92,9 @@ describe('EvaluationsPanel', () => {
     await until(() => fake.callsTo('/start', 'POST').length === 1)
 
     for (let step = 0; step < 4; step++) fake.advance()
+    await act(async () => {
+      vi.advanceTimersByTime(2_000)
+    })
     await until(() => pageText().includes('2 / 2 complete'))
     await until(() => pageText().includes('Export CSV'))
     const results = document.querySelector('[aria-label="Evaluation results"]')

@@ -138,7 +138,7 @@ function EvaluationRun({
   evaluationId: string
   onNewEvaluation: () => void
 }) {
-  const run = useEvaluationRun(evaluationId)
+  const { status: run, startError } = useEvaluationRun(evaluationId)
   if (run.isPending) {
     return (
       <div className="flex justify-center py-16">
@@ -150,6 +150,14 @@ function EvaluationRun({
   const evaluation = run.data
   return (
     <div className="flex flex-col gap-4">
+      {startError && (
+        <div className="flex flex-col items-start gap-2">
+          <Alert>Failed to start the evaluation: {startError}</Alert>
+          <Button size="sm" onClick={onNewEvaluation}>
+            New Evaluation
+          </Button>
+        </div>
+      )}
       <div className="rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm">
         <EvaluationProgressBar
           completed={evaluation.completed_count}

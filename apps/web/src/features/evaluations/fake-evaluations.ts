@@ -45,6 +45,7 @@ export function fakeEvaluations(
 ) {
   const calls: Call[] = []
   let current = evaluation
+  let startRefusal: string | undefined
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET'
     const body = init.body ? JSON.parse(String(init.body)) : undefined
@@ -74,6 +75,7 @@ export function fakeEvaluations(
     }
     if (!current) return json(404, { error: 'Not found' })
     if (path.endsWith('/start')) {
+      if (startRefusal) return json(503, { error: startRefusal })
       current = { ...current, status: 'in_progress' }
       return json(200, current)
     }
@@ -84,6 +86,9 @@ export function fakeEvaluations(
     calls,
     callsTo: (suffix: string, method = 'GET') =>
       calls.filter((call) => call.method === method && call.path.endsWith(suffix)),
+    refuseStart: (reason: string | undefined) => {
+      startRefusal = reason
+    },
     /** Runs the next pending item, or completes the running one (and the evaluation at the end). */
     advance: () => {
       if (!current) throw new Error('No evaluation yet')

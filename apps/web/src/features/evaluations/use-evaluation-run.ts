@@ -1,7 +1,7 @@
 import type { EvaluationStatus } from '@sprout/protocol/api/evaluations.ts'
 import { EVALUATION_STATUS_POLL_INTERVAL_MS } from '@sprout/protocol/constants.ts'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { fetchEvaluationStatus, startEvaluation } from './evaluations-api.ts'
 
 export const evaluationStatusQueryKey = (id: string) => ['admin', 'evaluation-status', id] as const
@@ -28,17 +28,19 @@ export function useEvaluationRun(id: string | undefined) {
 
   // Start once per evaluation, however often the pending status is fetched meanwhile.
   const started = useRef(new Set<string>())
+  const [startError, setStartError] = useState<string | undefined>()
   const pending = status.data?.status === 'pending'
   useEffect(() => {
     if (!id || !pending || started.current.has(id)) return
     started.current.add(id)
-    void startEvaluation(id)
-      .catch(() => {
-        // The next status fetch shows whether it started; a failed start can be retried then.
-        started.current.delete(id)
+    setStartError(undefined)
+    startEvaluation(id)
+      .catch((error: unknown) => {
+        setStartError(error instanceof Error ? error.message : String(error))
       })
       .finally(() => queryClient.invalidateQueries({ queryKey: evaluationStatusQueryKey(id) }))
   }, [id, pending, queryClient])
 
-  return status
+  // A refused start matters only while the evaluation is still pending (another tab may have won).
+  return { status, startError: pending ? startError : undefined }
 }
