@@ -35,17 +35,18 @@ import { onError } from './errors/on-error.ts'
 import { evaluationRoutes } from './evaluations/routes.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { explorationRoutes } from './explorations/routes.ts'
+import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
+import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
+import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { webAssets } from './http/web-assets.ts'
 import type { IntegrationDeps } from './integrations/definitions.ts'
 import {
   adminIntegrationRoutes,
   integrationRoutes,
   oauthCallbackRoutes,
 } from './integrations/routes.ts'
-import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
-import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
-import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
-import { securityHeaders } from './http/security-headers.ts'
-import { webAssets } from './http/web-assets.ts'
+import { freshAccessToken } from './integrations/service.ts'
 import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { createConversationRuntime } from './runs/service.ts'
@@ -98,10 +99,8 @@ export function createApp({
   // The app's servers reach the organization's connections with their app token (decision 019).
   const integrations: InternalIntegrations = {
     appTokens: createAppTokens(db),
-    // Replaced by integrations/service.ts's freshAccessToken once it lands.
-    accessToken: async () => {
-      throw notFound('Integrations are not available yet')
-    },
+    accessToken: (organizationId, serviceName) =>
+      freshAccessToken(integrationDeps, organizationId, serviceName),
   }
   const { viaEgress } = connectVaultToServers(vault, devboxes, errorReporting, {
     ...integrations,
