@@ -171,16 +171,31 @@ async function invitation(fixture: MatrixFixture): Promise<string> {
   return invited.id ?? ''
 }
 
-/** An offline evaluation of one of A's conversations, created by the platform admin. */
-async function evaluation(fixture: MatrixFixture): Promise<string> {
-  const response = await fixture.harness.request('/api/admin/conversation-evals', {
-    method: 'POST',
-    user: fixture.users.platformAdmin,
-    body: JSON.stringify({ conversation_ids: [await conversation(fixture)], model: 'demo' }),
-  })
-  if (response.status !== 201) throw new Error(`evaluation failed: ${await response.text()}`)
-  return ((await response.json()) as { eval_id: string }).eval_id
+const evaluations = new WeakMap<MatrixFixture, Promise<{ conversationId: string; id: string }>>()
+
+/**
+ * One offline evaluation of one of A's conversations, made once per fixture by the platform
+ * admin (a demo run per row would cost seconds each): every role asks about the same one.
+ */
+function sharedEvaluation(fixture: MatrixFixture) {
+  let made = evaluations.get(fixture)
+  if (!made) {
+    made = (async () => {
+      const conversationId = await conversation(fixture)
+      const response = await fixture.harness.request('/api/admin/conversation-evals', {
+        method: 'POST',
+        user: fixture.users.platformAdmin,
+        body: JSON.stringify({ conversation_ids: [conversationId], model: 'demo' }),
+      })
+      if (response.status !== 201) throw new Error(`evaluation failed: ${await response.text()}`)
+      return { conversationId, id: ((await response.json()) as { eval_id: string }).eval_id }
+    })()
+    evaluations.set(fixture, made)
+  }
+  return made
 }
+
+const evaluation = async (fixture: MatrixFixture) => (await sharedEvaluation(fixture)).id
 
 /** An organization the role's user may leave (a fresh one they joined); A for the outsider. */
 async function organizationToLeave(fixture: MatrixFixture, role: Role): Promise<string> {
@@ -353,7 +368,10 @@ export const routeMatrix: Record<string, MatrixEntry> = {
   'POST /api/admin/conversation-evals': {
     request: async (fixture) => ({
       path: '/api/admin/conversation-evals',
-      init: json({ conversation_ids: [await conversation(fixture)], model: 'demo' }),
+      init: json({
+        conversation_ids: [(await sharedEvaluation(fixture)).conversationId],
+        model: 'demo',
+      }),
     }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 201 },
   },
