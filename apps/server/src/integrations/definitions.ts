@@ -3,6 +3,7 @@ import { integrationDefinitions } from '@sprout/db/schema/integrations.ts'
 import {
   type AdminIntegration,
   checkIntegrationForm,
+  findIntegrationPreset,
   INTEGRATION_ERROR_MESSAGES,
   type IntegrationPresetId,
   integrationFormFields,
@@ -75,19 +76,26 @@ export async function listDefinitions(deps: IntegrationDeps): Promise<AdminInteg
   return rows.map((row) => toAdminIntegration(deps.publicUrl, row))
 }
 
+const hasScopes = (scopes: string | readonly string[] | undefined) =>
+  typeof scopes === 'string' ? scopes.trim() !== '' : (scopes?.length ?? 0) > 0
+
 /** The form's rules, on the server, with the form's texts (one 400 naming every problem). */
 function checkForm(input: SaveIntegrationRequest, mode: 'create' | 'edit') {
+  // A preset fills what the caller left out: `{preset, client_id, client_secret}` is enough.
+  const preset = findIntegrationPreset(input.preset)
+  const orPreset = <Value>(given: Value | null | undefined, fallback: Value | undefined) =>
+    given === undefined || given === null || given === '' ? fallback : given
   const checked = checkIntegrationForm(
     {
-      service_name: input.service_name ?? '',
-      display_name: input.display_name,
+      service_name: orPreset(input.service_name, preset?.service_name) ?? '',
+      display_name: orPreset(input.display_name, preset?.display_name),
       client_id: input.client_id ?? '',
       client_secret: input.client_secret,
-      auth_url: input.auth_url ?? '',
-      token_url: input.token_url ?? '',
-      revoke_url: input.revoke_url,
-      scopes: input.scopes ?? [],
-      additional_params: input.additional_params,
+      auth_url: orPreset(input.auth_url, preset?.auth_url) ?? '',
+      token_url: orPreset(input.token_url, preset?.token_url) ?? '',
+      revoke_url: input.revoke_url === undefined ? preset?.revoke_url : input.revoke_url,
+      scopes: hasScopes(input.scopes) ? (input.scopes ?? []) : (preset?.scopes ?? []),
+      additional_params: input.additional_params ?? preset?.additional_params,
       preset: input.preset,
     },
     mode,
