@@ -1,7 +1,7 @@
 import type { Database } from '@sprout/db/database.ts'
 import { conversationEvents } from '@sprout/db/schema/conversation-events.ts'
 import { parseShellExecOutput } from '@sprout/protocol/tool-formats/shell-exec.ts'
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 
 /**
  * A conversation as an evaluator reads it, rebuilt from its stored stream chunks
@@ -153,7 +153,13 @@ export async function loadTranscript(db: Database, conversationId: string): Prom
   const rows = await db
     .select({ chunk: conversationEvents.chunk, createdAt: conversationEvents.createdAt })
     .from(conversationEvents)
-    .where(eq(conversationEvents.conversationId, conversationId))
+    .where(
+      and(
+        eq(conversationEvents.conversationId, conversationId),
+        // The most numerous chunks, of which a transcript keeps nothing.
+        sql`${conversationEvents.chunk}->>'type' not in ('reasoning-delta', 'tool-input-delta', 'data-tool-output-delta')`,
+      ),
+    )
     .orderBy(asc(conversationEvents.seq))
   return buildTranscript(rows)
 }
