@@ -8,6 +8,7 @@ import { benchChatStream } from './chat-stream.ts'
 import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
 import { benchErrorIngest } from './error-ingest.ts'
+import { benchEvaluations } from './evaluations.ts'
 import { benchFullstackStarter } from './fullstack-starter.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
   'idle-dev-servers': benchIdleDevServers,
   'error-ingest': benchErrorIngest,
   symbolication: benchSymbolication,
+  evaluations: benchEvaluations,
 }
 
 const selected = process.argv.slice(2)
