@@ -5,6 +5,7 @@ import path from 'node:path'
 import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { ConfigError, parseConfig } from '../apps/server/src/config/config.ts'
+import { resealIntegrationSecrets } from '../apps/server/src/integrations/reseal.ts'
 import { loadVaultKeyring, reencryptSecrets } from '../apps/server/src/vault/service.ts'
 
 const flags = new Set(process.argv.slice(2))
@@ -33,9 +34,10 @@ try {
   await migrateDatabase(database)
   const keyring = await loadVaultKeyring(config, database.db)
   const reencrypted = await reencryptSecrets(database.db, keyring)
+  const resealed = await resealIntegrationSecrets(database.db, keyring)
   await database.close()
   console.log(
-    `Re-encrypted ${reencrypted} secret(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
+    `Re-encrypted ${reencrypted} secret(s) and ${resealed} integration value(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
   )
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error

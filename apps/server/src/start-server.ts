@@ -8,6 +8,7 @@ import { loadOrCreateKeyFile } from './config/key-file.ts'
 import { reporterBundle } from './devboxes/reporter/reporter-bundle.ts'
 import { createLocalDevboxRuntime } from './devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
+import { resealIntegrationSecrets } from './integrations/reseal.ts'
 import { loadVaultKeyring } from './vault/service.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
@@ -37,6 +38,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   // move to VAULT_KEY at start; both keys stay readable, so other instances keep working.
   const reencrypted = await created.vault.reencrypt()
   if (reencrypted > 0) console.log(`Re-encrypted ${reencrypted} vault secret(s) under VAULT_KEY`)
+  const resealed = await resealIntegrationSecrets(database.db, vaultKeyring)
+  if (resealed > 0) console.log(`Re-encrypted ${resealed} integration value(s) under VAULT_KEY`)
   await created.authCache.start()
   await created.vault.start()
   await created.conversations.start()
