@@ -1,8 +1,11 @@
 import type { AgentChunk } from '@sprout/agent/agent-chunk.ts'
 import type { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { runAgent } from '@sprout/agent/run-agent.ts'
+import { modelGuideAnswerer } from '@sprout/agent/tools/integration-guide.ts'
+import type { IntegrationGuidesAccess } from '@sprout/agent/tools/tool-context.ts'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import { DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
@@ -73,10 +76,13 @@ function toolContextFor(
   box: Devbox,
   secrets: () => ApplicationSecrets | undefined,
   webSearch: Config['webSearch'],
-  errorReports: ReturnType<typeof runErrorReports>,
+  extras: {
+    errorReports: ReturnType<typeof runErrorReports>
+    integrationGuides: IntegrationGuidesAccess | undefined
+  },
 ) {
   return {
-    errorReports,
+    ...extras,
     devbox: {
       files: box.files,
       devServer: box.devServer,
@@ -88,6 +94,18 @@ function toolContextFor(
       secrets()?.redactor.stream() ?? { push: (text: string) => text, flush: () => '' },
     webSearch,
   }
+}
+
+/** A real model answers integration_guide from the guide (decision 019); the Demo model reads it. */
+function guideAnswers(
+  modelId: string,
+  model: ReturnType<typeof createLanguageModel>,
+  run: ActiveRun,
+  settings: RunSettings,
+): IntegrationGuidesAccess | undefined {
+  if (modelId === DEMO_MODEL_ID) return undefined
+  const options = { abortSignal: run.controller.signal, maxRetries: settings.maxRetries }
+  return { answer: modelGuideAnswerer(model, options) }
 }
 
 /** Anthropic and others attach provider metadata to chunks; the chat has no use for it. */
@@ -130,12 +148,15 @@ export async function executeRun(
     const loadedSecrets =
       box && environment.secrets ? await environment.secrets.load(applicationId) : undefined
     const secrets = () => environment.secrets?.current(applicationId) ?? loadedSecrets
-    const errorReports = runErrorReports({
-      db: database.db,
-      origins: createOrigins(environment.config),
-      organizationId: conversation.organizationId,
-      applicationId,
-    })
+    const extras = {
+      errorReports: runErrorReports({
+        db: database.db,
+        origins: createOrigins(environment.config),
+        organizationId: conversation.organizationId,
+        applicationId,
+      }),
+      integrationGuides: guideAnswers(input.model, model, run, settings),
+    }
     const result = await runAgent({
       model,
       modelId: input.model,
@@ -144,7 +165,7 @@ export async function executeRun(
       messages: history,
       ...(box
         ? {
-            toolContext: toolContextFor(box, secrets, environment.config.webSearch, errorReports),
+            toolContext: toolContextFor(box, secrets, environment.config.webSearch, extras),
           }
         : {}),
       abortSignal: run.controller.signal,

@@ -1,7 +1,8 @@
 import { integrationGuideText } from '@sprout/protocol/tool-formats/integration-guide.ts'
+import { MockLanguageModelV4 } from 'ai/test'
 import { expect, test } from 'vitest'
 import { executeTool } from '../testing/execute-tool.ts'
-import { createIntegrationGuideTool } from './integration-guide.ts'
+import { createIntegrationGuideTool, modelGuideAnswerer } from './integration-guide.ts'
 import { answerFromGuide, findGuideName, listGuideNames, readGuide } from './integration-guides.ts'
 import type { ToolContext } from './tool-context.ts'
 
@@ -95,4 +96,30 @@ test('an integration without a guide gets the general way and the guides that ex
     'There is no guide for Stripe; guides exist for google-sheets, hubspot, linear.',
   )
   expect(output).toContain("getAccessToken('<service name>')")
+})
+
+test("a model's answer is asked with the guide and the question", async () => {
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'Call `issues(first: 50, after: $cursor)`.' }],
+      finishReason: { unified: 'stop', raw: 'end_turn' },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  })
+  const output = await executeTool(
+    createIntegrationGuideTool(
+      context({ integrationGuides: { answer: modelGuideAnswerer(model) } }),
+    ),
+    { integration: 'Linear', question: 'How do I page through issues?' },
+  )
+  expect(output).toBe('Call `issues(first: 50, after: $cursor)`.')
+  const prompt = JSON.stringify(model.doGenerateCalls[0]?.prompt)
+  expect(prompt).toContain('The linear integration guide')
+  expect(prompt).toContain('## Pagination')
+  expect(prompt).toContain('Question: How do I page through issues?')
+  expect(prompt).toContain('getAccessToken from server/integrations.ts')
 })

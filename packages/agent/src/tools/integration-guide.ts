@@ -1,7 +1,7 @@
-import { tool } from 'ai'
+import { generateText, type LanguageModel, tool } from 'ai'
 import { z } from 'zod'
 import { answerFromGuide, findGuideName, listGuideNames, readGuide } from './integration-guides.ts'
-import type { ToolContext } from './tool-context.ts'
+import type { IntegrationGuidesAccess, ToolContext } from './tool-context.ts'
 import { runTool } from './tool-output.ts'
 
 export const integrationGuideInputSchema = z.object({
@@ -59,4 +59,32 @@ export function createIntegrationGuideTool(context: ToolContext) {
     inputSchema: integrationGuideInputSchema,
     execute: (input) => runTool(context, () => answerIntegrationQuestion(context, input)),
   })
+}
+
+const guideInstructions =
+  "You answer a developer's question about calling a service's API from an app's server, using " +
+  "only the guide given. Keep the guide's way of getting the token (getAccessToken from " +
+  'server/integrations.ts) and its code style; give the code to write, the endpoints, ' +
+  'pagination and rate limits that matter for the question, in Markdown, briefly.'
+
+/** A configured model answers the question from the guide (decision 019). */
+export function modelGuideAnswerer(
+  model: LanguageModel,
+  options: { abortSignal?: AbortSignal; maxRetries?: number } = {},
+): NonNullable<IntegrationGuidesAccess['answer']> {
+  return async ({ integration, question, guide }) => {
+    const { text } = await generateText({
+      model,
+      instructions: guideInstructions,
+      messages: [
+        {
+          role: 'user',
+          content: `The ${integration} integration guide:\n\n${guide}\n\nQuestion: ${question}`,
+        },
+      ],
+      maxOutputTokens: 2000,
+      ...options,
+    })
+    return text
+  }
 }
