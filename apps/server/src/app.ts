@@ -1,3 +1,4 @@
+// Long file: the composition root, every area created and mounted in the order requests meet them.
 import path from 'node:path'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { Hono } from 'hono'
