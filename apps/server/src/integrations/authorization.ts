@@ -6,6 +6,7 @@ import {
   OAUTH_CALLBACK_QUERY,
 } from '@sprout/protocol/api/integrations.ts'
 import { and, eq, isNull, lt } from 'drizzle-orm'
+import { findMembership } from '../organizations/service.ts'
 import {
   clientSecretOf,
   type DefinitionRow,
@@ -100,6 +101,10 @@ async function takeState(
   if (!row) return undefined
   if (row.expiresAt.getTime() < Date.now()) return undefined
   if (row.serviceName !== serviceName || row.userId !== sessionUserId) return undefined
+  // Someone who left the organization since clicking Connect no longer connects it.
+  if (!(await findMembership({ db: deps.db, userId: row.userId }, row.organizationId))) {
+    return undefined
+  }
   const owner = stateOwner(stateHash)
   return { ...row, codeVerifier: unseal(deps.keyring, owner, 'code_verifier', row.codeVerifier) }
 }

@@ -1,4 +1,5 @@
 // Long file: one real authorization server and one app for every connection scenario of decision 018.
+import { member as membershipRows } from '@sprout/db/schema/auth.ts'
 import { integrationConnections, oauthStates } from '@sprout/db/schema/integrations.ts'
 import type { Integration } from '@sprout/protocol/api/integrations.ts'
 import { and, eq } from 'drizzle-orm'
@@ -303,6 +304,15 @@ describe('connecting an integration against a real authorization server', {
     expect((await callback(first.callback, admin)).error).toMatch(/invalid, expired/)
     const second = await authorize(member)
     expect((await callback(second.callback, null)).error).toMatch(/invalid, expired/)
+    expect(await connectionRows()).toHaveLength(0)
+  })
+
+  it('refuses a state whose user has left the organization since', async () => {
+    const leaver = await harness.signUp()
+    await harness.addMember(organizationId, admin, leaver)
+    const { callback: callbackUrl } = await authorize(leaver)
+    await harness.database.db.delete(membershipRows).where(eq(membershipRows.userId, leaver.id))
+    expect((await callback(callbackUrl, leaver)).error).toMatch(/invalid, expired/)
     expect(await connectionRows()).toHaveLength(0)
   })
 
