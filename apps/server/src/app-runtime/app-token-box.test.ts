@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectionOwner, definitionOwner, seal } from '../integrations/sealing.ts'
 import {
   createTestApp,
+  rawRequest,
   type TestApp,
   type TestUser,
   waitForEditorReady,
@@ -150,6 +151,19 @@ describe("an app's server gets its organization's tokens in a real box", {
       timeoutSeconds: 60,
     })
     expect(result?.output.trim().split(/\s+/)).toEqual(['200', '401', '401', '401', '404', '404'])
+  })
+
+  it('a deployed server gets the token the same way', async () => {
+    const deploy = await setup.harness.request(`/api/applications/${setup.applicationId}/deploy`, {
+      method: 'POST',
+      user: setup.owner,
+      headers: { 'organization-id': setup.organizationId },
+    })
+    expect(deploy.status, await deploy.clone().text()).toBe(200)
+    const appsHost = new URL(((await deploy.json()) as { prod_url: string }).prod_url).host
+    const answer = await rawRequest(setup.harness.port, appsHost, '/api/token/linear')
+    expect(answer.status, answer.body).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ token: setup.accessToken })
   })
 
   it('the token is gone with the application', async () => {
