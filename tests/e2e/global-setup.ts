@@ -13,7 +13,7 @@ export default async function globalSetup(config: FullConfig) {
   const parent = path.resolve('.tmp')
   for (const entry of existsSync(parent) ? readdirSync(parent) : []) {
     const folder = path.join(parent, entry)
-    if (entry.startsWith('e2e-data-') && folder !== current) {
+    if (entry.startsWith('e2e-data-') && folder !== current && !runnerAlive(entry)) {
       rmSync(folder, { recursive: true, force: true })
     }
   }
@@ -26,5 +26,21 @@ export default async function globalSetup(config: FullConfig) {
   })
   if (!response.ok) {
     throw new Error(`Could not sign up the admin user: ${response.status} ${await response.text()}`)
+  }
+}
+
+/**
+ * A folder is `e2e-data-{time}-{runner pid}`; another run in the same checkout (e.g. a single spec
+ * run beside a longer one) still uses its folder while its runner lives.
+ */
+function runnerAlive(entry: string): boolean {
+  const pid = Number(entry.split('-').at(-1))
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
