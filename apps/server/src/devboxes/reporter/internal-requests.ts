@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AppTokens } from '../../app-runtime/app-tokens.ts'
 import {
   type AccessTokenSource,
+  type AppTokens,
   answerTokenRequest,
   serviceOfTokenPath,
-} from '../../app-runtime/integration-token.ts'
+} from '../../app-runtime/service.ts'
 import { type ErrorReporting, readBody } from './reporter-routes.ts'
 
 const internalHost = 'sprout.internal'
