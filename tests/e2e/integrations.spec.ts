@@ -1,5 +1,10 @@
-import { expect, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import { INTEGRATION_ERROR_MESSAGES } from '@sprout/protocol/api/integrations.ts'
+import {
+  DEFAULT_PICKER_SCRIPT_URL,
+  PICKER_LOAD_FAILED,
+  PICKER_TITLE,
+} from '@sprout/web/features/integrations/spreadsheet-picker.ts'
 import { IntegrationsAdminTab } from './pages/integrations-admin-tab.ts'
 import { SettingsPage } from './pages/settings-page.ts'
 import { collectAlerts } from './support/alerts.ts'
@@ -8,6 +13,7 @@ import {
   startAuthorizationServer,
 } from './support/authorization-server.ts'
 import { signInAsAdmin, signUpNewUser } from './support/session.ts'
+import { standInPickerScript } from './support/stand-in-picker.ts'
 
 /** Integration definitions are shared by every test on the server: each test has its own name. */
 const uniqueServiceName = () => `e2e-${Date.now().toString(36)}${test.info().parallelIndex}`
@@ -17,6 +23,57 @@ test.afterEach(async () => {
   await authorizationServer?.close()
   authorizationServer = undefined
 })
+
+/** The admin adds an integration pointing at a fresh authorization server of the test's own. */
+async function defineIntegration(
+  page: Page,
+  baseURL: string | undefined,
+  options: { serviceName: string; preset?: 'google-sheets'; scopes: string },
+): Promise<AuthorizationServer> {
+  const server = await startAuthorizationServer({
+    redirectUri: `${baseURL}/api/oauth/callback/${options.serviceName}`,
+    scopes: ['read', 'write'],
+  })
+  authorizationServer = server
+  await signInAsAdmin(page)
+  const admin = new IntegrationsAdminTab(page)
+  await admin.goto()
+  await admin.addButton.click()
+  if (options.preset) await admin.form.getByLabel('Preset').selectOption(options.preset)
+  await admin.fill({
+    serviceName: options.serviceName,
+    displayName: options.serviceName,
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    authUrl: server.authUrl,
+    tokenUrl: server.tokenUrl,
+    revokeUrl: server.revokeUrl,
+    scopes: options.scopes,
+    additionalParams: '{}',
+  })
+  await admin.save()
+  await expect(admin.form).toBeHidden()
+  await expect(admin.row(options.serviceName)).toContainText(new URL(server.authUrl).host)
+  return server
+}
+
+/** A new user, in a browser of their own, connected to the integration through its consent. */
+async function connectAsNewUser(browser: Browser, name: string) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const alerts = collectAlerts(page)
+  await signUpNewUser(page, 'Connector')
+  const callbackUrls: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes('/api/oauth/callback/')) callbackUrls.push(request.url())
+  })
+  const settings = new SettingsPage(page)
+  await settings.goto()
+  await expect(settings.status(name)).toHaveText('Not Connected')
+  await settings.button(name, 'Connect').click()
+  await expect(settings.status(name)).toHaveText('Connected')
+  return { context, page, settings, alerts, callbackUrls }
+}
 
 test('the admin form says what each field needs', async ({ page }) => {
   await signInAsAdmin(page)
@@ -56,55 +113,22 @@ test('a user connects an integration through its consent screen, then disconnect
   baseURL,
 }) => {
   const serviceName = uniqueServiceName()
-  authorizationServer = await startAuthorizationServer({
-    redirectUri: `${baseURL}/api/oauth/callback/${serviceName}`,
-    scopes: ['read', 'write'],
-  })
+  const server = await defineIntegration(page, baseURL, { serviceName, scopes: ' read, ,write ' })
+  await expect(new IntegrationsAdminTab(page).row(serviceName)).toContainText('read, write')
 
-  // The admin defines the integration, pointing at the authorization server.
-  await signInAsAdmin(page)
-  const admin = new IntegrationsAdminTab(page)
-  await admin.goto()
-  await admin.addButton.click()
-  await admin.fill({
-    serviceName,
-    clientId: authorizationServer.clientId,
-    clientSecret: authorizationServer.clientSecret,
-    authUrl: authorizationServer.authUrl,
-    tokenUrl: authorizationServer.tokenUrl,
-    revokeUrl: authorizationServer.revokeUrl,
-    scopes: ' read, ,write ',
-  })
-  await admin.save()
-  await expect(admin.form).toBeHidden()
-  await expect(admin.row(serviceName)).toContainText(new URL(authorizationServer.authUrl).host)
-  await expect(admin.row(serviceName)).toContainText('read, write')
-
-  // A member of another organization connects it from Settings.
-  const context = await browser.newContext()
-  const userPage = await context.newPage()
-  const alerts = collectAlerts(userPage)
-  await signUpNewUser(userPage, 'Connector')
-  const settings = new SettingsPage(userPage)
-  await settings.goto()
-  await expect(settings.status(serviceName)).toHaveText('Not Connected')
+  const user = await connectAsNewUser(browser, serviceName)
+  const { settings } = user
   await expect(settings.card(serviceName)).toContainText('Read / write permissions')
-
-  const callbackUrls: string[] = []
-  userPage.on('request', (request) => {
-    if (request.url().includes('/api/oauth/callback/')) callbackUrls.push(request.url())
-  })
-  await settings.button(serviceName, 'Connect').click()
-  await expect(settings.status(serviceName)).toHaveText('Connected')
-  await expect(userPage.getByText(`${serviceName} is connected.`)).toBeVisible()
+  await expect(user.page.getByText(`${serviceName} is connected.`)).toBeVisible()
   // The callback's message is shown once: the address is back to plain /settings.
-  await expect.poll(() => new URL(userPage.url()).search).toBe('')
-  expect(callbackUrls).toHaveLength(1)
-  expect(new URL(callbackUrls[0] ?? '').searchParams.get('iss')).toBe(authorizationServer.issuer)
+  await expect.poll(() => new URL(user.page.url()).search).toBe('')
 
   // The same callback again (a replayed state) is refused with a clear message.
-  await userPage.goto(callbackUrls[0] ?? '')
-  await expect(userPage.getByRole('alert')).toHaveText(INTEGRATION_ERROR_MESSAGES.badState)
+  expect(user.callbackUrls).toHaveLength(1)
+  const callback = new URL(user.callbackUrls[0] ?? '')
+  expect(callback.searchParams.get('iss')).toBe(server.issuer)
+  await user.page.goto(callback.toString())
+  await expect(user.page.getByRole('alert')).toHaveText(INTEGRATION_ERROR_MESSAGES.badState)
   await expect(settings.status(serviceName)).toHaveText('Connected')
 
   await settings.button(serviceName, 'Disconnect').click()
@@ -113,8 +137,42 @@ test('a user connects an integration through its consent screen, then disconnect
   )
   await settings.disconnectDialog.getByRole('button', { name: 'Disconnect' }).click()
   await expect(settings.status(serviceName)).toHaveText('Not Connected')
-  await userPage.reload()
+  await user.page.reload()
   await expect(settings.status(serviceName)).toHaveText('Not Connected')
-  expect(alerts).toEqual([])
-  await context.close()
+  expect(user.alerts).toEqual([])
+  await user.context.close()
+})
+
+test('the spreadsheet integration picks files in the Picker and says how many', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const serviceName = uniqueServiceName()
+  await defineIntegration(page, baseURL, { serviceName, preset: 'google-sheets', scopes: 'read' })
+  const user = await connectAsNewUser(browser, serviceName)
+  const { settings } = user
+  await expect(settings.card(serviceName)).toContainText('File-specific access')
+
+  // Without the Picker API's script: the alert, nothing else.
+  await user.page.route(DEFAULT_PICKER_SCRIPT_URL, (route) => route.abort())
+  await settings.button(serviceName, 'Select Files').click()
+  await expect.poll(() => user.alerts).toEqual([PICKER_LOAD_FAILED])
+
+  await user.page.unroute(DEFAULT_PICKER_SCRIPT_URL)
+  await user.page.route(DEFAULT_PICKER_SCRIPT_URL, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: standInPickerScript }),
+  )
+  await settings.button(serviceName, 'Select Files').click()
+  const picker = user.page.getByRole('dialog', { name: PICKER_TITLE })
+  await expect(picker).toHaveAttribute('data-multiselect', 'true')
+  await expect(picker).toHaveAttribute('data-token', /\S/)
+  await picker.getByLabel('Budget').check()
+  await picker.getByLabel('Roadmap').check()
+  await picker.getByRole('button', { name: 'Select' }).click()
+  const banner = user.page.getByText('Successfully granted access to 2 spreadsheet(s)')
+  await expect(banner).toBeVisible()
+  await expect(banner).toBeHidden({ timeout: 15_000 })
+  expect(user.alerts).toEqual([PICKER_LOAD_FAILED])
+  await user.context.close()
 })

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 
 type IntegrationFields = {
   serviceName: string
+  displayName?: string
   clientId: string
   clientSecret: string
   authUrl: string
@@ -43,6 +44,9 @@ export class IntegrationsAdminTab {
 
   async fill(fields: IntegrationFields) {
     await this.field('Service Name').fill(fields.serviceName)
+    if (fields.displayName !== undefined) {
+      await this.field('Display Name').fill(fields.displayName)
+    }
     await this.field('Client ID').fill(fields.clientId)
     await this.field('Client Secret').fill(fields.clientSecret)
     await this.field('Auth URL').fill(fields.authUrl)

@@ -22,8 +22,11 @@ describe('the product origin', () => {
     const response = await harness.request('/healthz')
     const policy = response.headers.get('content-security-policy') ?? ''
     expect(policy).toContain("frame-ancestors 'none'")
-    expect(policy).toContain("script-src 'self'")
-    expect(policy).toContain(`frame-src http://*.preview.localhost:${harness.port}`)
+    // The Google Picker API's script and frame, for the spreadsheet integration's file picker.
+    expect(policy).toContain("script-src 'self' https://apis.google.com;")
+    expect(policy).toContain(
+      `frame-src http://*.preview.localhost:${harness.port} https://docs.google.com;`,
+    )
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
   })

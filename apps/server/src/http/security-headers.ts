@@ -3,16 +3,23 @@ import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
 import type { Origins } from './origins.ts'
 
+/**
+ * The Google Picker API: Settings loads its script and shows its frame for the spreadsheet
+ * integration's 'Select Files' (docs/product/integrations.md "Settings screen").
+ */
+const googlePickerScripts = 'https://apis.google.com'
+const googlePickerFrames = 'https://docs.google.com'
+
 /** Security headers for the product origin; previews and deploys set their own. */
 export function securityHeaders(origins: Origins) {
   const contentSecurityPolicy = [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self' ${googlePickerScripts}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
-    `frame-src ${origins.previewSource}`,
+    `frame-src ${origins.previewSource} ${googlePickerFrames}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
