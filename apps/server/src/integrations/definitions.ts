@@ -12,7 +12,7 @@ import {
 } from '@sprout/protocol/api/integrations.ts'
 import { asc, eq } from 'drizzle-orm'
 import { badRequest, conflict, notFound } from '../errors/app-error.ts'
-import type { VaultKeyring } from '../vault/vault-keys.ts'
+import type { VaultKeyring } from '../vault/service.ts'
 import { definitionOwner, seal, unseal } from './sealing.ts'
 
 /** What the integrations area needs: the database, the vault's keys, where callbacks land. */

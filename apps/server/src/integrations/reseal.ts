@@ -6,7 +6,7 @@ import {
   type SealedColumn,
 } from '@sprout/db/schema/integrations.ts'
 import { and, eq } from 'drizzle-orm'
-import type { VaultKeyring } from '../vault/vault-keys.ts'
+import type { VaultKeyring } from '../vault/service.ts'
 import { connectionOwner, definitionOwner, seal, stateOwner, unseal } from './sealing.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { SealedColumn } from '@sprout/db/schema/integrations.ts'
-import { openSecret, sealSecret } from '../vault/vault-crypto.ts'
-import type { VaultKeyring } from '../vault/vault-keys.ts'
+import type { VaultKeyring } from '../vault/service.ts'
+import { openSecret, sealSecret } from '../vault/service.ts'
 
 /**
  * Integration secrets (client secrets, tokens, PKCE verifiers) are sealed like vault values

@@ -14,6 +14,8 @@ import { badRequest, notFound } from '../errors/app-error.ts'
 import { openSecret, sealSecret } from './vault-crypto.ts'
 import type { VaultKeyring } from './vault-keys.ts'
 
+// Integrations seal their secrets the same way (docs/decisions/018-integrations.md).
+export { openSecret, sealSecret } from './vault-crypto.ts'
 export type { VaultKeyring } from './vault-keys.ts'
 export { loadVaultKeyring } from './vault-keys.ts'
 

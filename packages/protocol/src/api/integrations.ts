@@ -1,3 +1,4 @@
+// Long file: one contract shared by the admin form, the server and the apps: rules, presets, bodies.
 import { z } from 'zod'
 
 /**
