@@ -86,6 +86,12 @@ describe('connecting an integration against a real authorization server', {
       error: location.searchParams.get('integration_error'),
     }
   }
+  /** The stored access token's expiry passes (as if its lifetime had run out). */
+  const expireStoredToken = () =>
+    harness.database.db
+      .update(integrationConnections)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(integrationConnections.organizationId, organizationId))
   const connect = async (user = member) => callback((await authorize(user)).callback, user)
   const token = (user = member, orgId = organizationId) =>
     as(user, `/api/integrations/${service}/token`, {}, orgId)
@@ -208,8 +214,8 @@ describe('connecting an integration against a real authorization server', {
   })
 
   it('refreshes an expired access token and stores the rotated refresh token', async () => {
-    authorizationServer.setAccessTokenSeconds(30)
     await connect()
+    await expireStoredToken()
     const before = await storedTokens()
     const answer = (await (await token()).json()) as { access_token: string }
     expect(answer.access_token).not.toBe(before.accessToken)
@@ -228,9 +234,17 @@ describe('connecting an integration against a real authorization server', {
     expect(second.access_token).toBe(first.access_token)
   })
 
-  it('refreshes once for concurrent callers (a rotated refresh token is used once)', async () => {
-    authorizationServer.setAccessTokenSeconds(30)
+  it('uses a short-lived token for the first half of its life', async () => {
+    authorizationServer.setAccessTokenSeconds(40)
     await connect()
+    const first = (await (await token()).json()) as { access_token: string }
+    const second = (await (await token()).json()) as { access_token: string }
+    expect(second.access_token).toBe(first.access_token)
+  })
+
+  it('refreshes once for concurrent callers (a rotated refresh token is used once)', async () => {
+    await connect()
+    await expireStoredToken()
     const answers = await Promise.all([token(), token(), token()])
     const bodies = await Promise.all(answers.map((answer) => answer.json()))
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
@@ -241,8 +255,8 @@ describe('connecting an integration against a real authorization server', {
   })
 
   it('marks the connection as needing reconnection when the refresh is refused', async () => {
-    authorizationServer.setAccessTokenSeconds(30)
     await connect()
+    await expireStoredToken()
     const { refreshToken } = await storedTokens()
     const stored = await authorizationServer.provider.RefreshToken.find(refreshToken ?? '')
     await stored?.destroy()

@@ -67,8 +67,13 @@ async function requireConnection(deps: IntegrationDeps, organizationId: string, 
 type ConnectionRow = NonNullable<Awaited<ReturnType<typeof findConnection>>>
 export type FreshAccessToken = { accessToken: string; expiresAt: Date | null }
 
-const isFresh = (row: ConnectionRow) =>
-  row.expiresAt === null || row.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()
+/** Short-lived tokens (a lifetime under two minutes) are refreshed in their second half instead. */
+function isFresh(row: ConnectionRow): boolean {
+  if (row.expiresAt === null) return true
+  const lifetime = row.expiresAt.getTime() - row.updatedAt.getTime()
+  const margin = Math.min(EXPIRY_MARGIN_MS, Math.max(0, lifetime) / 2)
+  return row.expiresAt.getTime() - margin > Date.now()
+}
 
 /** One refresh at a time per connection in this process: a rotated refresh token is used once. */
 const refreshing = new Map<string, Promise<FreshAccessToken>>()
