@@ -1,24 +1,37 @@
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { INTEGRATION_ERROR_MESSAGES } from '@sprout/protocol/api/integrations.ts'
 import {
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from '@sprout/server/testing/oauth-server.ts'
+import {
   DEFAULT_PICKER_SCRIPT_URL,
   PICKER_LOAD_FAILED,
   PICKER_TITLE,
 } from '@sprout/web/features/integrations/spreadsheet-picker.ts'
 import { IntegrationsAdminTab } from './pages/integrations-admin-tab.ts'
 import { SettingsPage } from './pages/settings-page.ts'
+import { SignInPage } from './pages/sign-in-page.ts'
 import { collectAlerts } from './support/alerts.ts'
-import {
-  type AuthorizationServer,
-  startAuthorizationServer,
-} from './support/authorization-server.ts'
-import { signInAsAdmin, signUpNewUser } from './support/session.ts'
+import { expectPath } from './support/location.ts'
+import { signUpNewUser } from './support/session.ts'
 import { standInPickerScript } from './support/stand-in-picker.ts'
+import { adminUser } from './support/users.ts'
 
 /** Integration definitions are shared by every test on the server: each test has its own name. */
 const uniqueServiceName = () => `e2e-${Date.now().toString(36)}${test.info().parallelIndex}`
 
-let authorizationServer: AuthorizationServer | undefined
+/** The admin panel needs no organization: sign in straight into the Integrations tab. */
+async function signInToIntegrationsTab(page: Page): Promise<IntegrationsAdminTab> {
+  const admin = new IntegrationsAdminTab(page)
+  await admin.goto()
+  await new SignInPage(page).signIn(adminUser)
+  await expectPath(page, '/admin')
+  await expect(admin.heading).toBeVisible()
+  return admin
+}
+
+let authorizationServer: TestAuthorizationServer | undefined
 test.afterEach(async () => {
   await authorizationServer?.close()
   authorizationServer = undefined
@@ -29,15 +42,12 @@ async function defineIntegration(
   page: Page,
   baseURL: string | undefined,
   options: { serviceName: string; preset?: 'google-sheets'; scopes: string },
-): Promise<AuthorizationServer> {
+): Promise<TestAuthorizationServer> {
   const server = await startAuthorizationServer({
-    redirectUri: `${baseURL}/api/oauth/callback/${options.serviceName}`,
-    scopes: ['read', 'write'],
+    redirectUris: [`${baseURL}/api/oauth/callback/${options.serviceName}`],
   })
   authorizationServer = server
-  await signInAsAdmin(page)
-  const admin = new IntegrationsAdminTab(page)
-  await admin.goto()
+  const admin = await signInToIntegrationsTab(page)
   await admin.addButton.click()
   if (options.preset) await admin.form.getByLabel('Preset').selectOption(options.preset)
   await admin.fill({
@@ -57,8 +67,8 @@ async function defineIntegration(
   return server
 }
 
-/** A new user, in a browser of their own, connected to the integration through its consent. */
-async function connectAsNewUser(browser: Browser, name: string) {
+/** A new user, in a browser of their own, on Settings, where the integration is not connected. */
+async function newUserOnSettings(browser: Browser, name: string) {
   const context = await browser.newContext()
   const page = await context.newPage()
   const alerts = collectAlerts(page)
@@ -70,15 +80,17 @@ async function connectAsNewUser(browser: Browser, name: string) {
   const settings = new SettingsPage(page)
   await settings.goto()
   await expect(settings.status(name)).toHaveText('Not Connected')
-  await settings.button(name, 'Connect').click()
-  await expect(settings.status(name)).toHaveText('Connected')
   return { context, page, settings, alerts, callbackUrls }
 }
 
+/** Connect, through the authorization server's consent (approved at once). */
+async function connect(settings: SettingsPage, name: string) {
+  await settings.button(name, 'Connect').click()
+  await expect(settings.status(name)).toHaveText('Connected')
+}
+
 test('the admin form says what each field needs', async ({ page }) => {
-  await signInAsAdmin(page)
-  const admin = new IntegrationsAdminTab(page)
-  await admin.goto()
+  const admin = await signInToIntegrationsTab(page)
   await admin.addButton.click()
   await admin.save()
   await expect(admin.field('Service Name')).toHaveAccessibleDescription('Service name is required')
@@ -116,16 +128,28 @@ test('a user connects an integration through its consent screen, then disconnect
   const server = await defineIntegration(page, baseURL, { serviceName, scopes: ' read, ,write ' })
   await expect(new IntegrationsAdminTab(page).row(serviceName)).toContainText('read, write')
 
-  const user = await connectAsNewUser(browser, serviceName)
+  const user = await newUserOnSettings(browser, serviceName)
   const { settings } = user
   await expect(settings.card(serviceName)).toContainText('Read / write permissions')
+
+  // The user says no on the consent screen: back on Settings, told so, still not connected.
+  server.setDeny(true)
+  await settings.button(serviceName, 'Connect').click()
+  await expect(user.page.getByRole('alert')).toHaveText(
+    INTEGRATION_ERROR_MESSAGES.consentDenied(serviceName),
+  )
+  await expect(settings.status(serviceName)).toHaveText('Not Connected')
+  await expect.poll(() => new URL(user.page.url()).search).toBe('')
+
+  server.setDeny(false)
+  await connect(settings, serviceName)
   await expect(user.page.getByText(`${serviceName} is connected.`)).toBeVisible()
   // The callback's message is shown once: the address is back to plain /settings.
   await expect.poll(() => new URL(user.page.url()).search).toBe('')
 
   // The same callback again (a replayed state) is refused with a clear message.
-  expect(user.callbackUrls).toHaveLength(1)
-  const callback = new URL(user.callbackUrls[0] ?? '')
+  expect(user.callbackUrls).toHaveLength(2)
+  const callback = new URL(user.callbackUrls[1] ?? '')
   expect(callback.searchParams.get('iss')).toBe(server.issuer)
   await user.page.goto(callback.toString())
   await expect(user.page.getByRole('alert')).toHaveText(INTEGRATION_ERROR_MESSAGES.badState)
@@ -150,9 +174,10 @@ test('the spreadsheet integration picks files in the Picker and says how many', 
 }) => {
   const serviceName = uniqueServiceName()
   await defineIntegration(page, baseURL, { serviceName, preset: 'google-sheets', scopes: 'read' })
-  const user = await connectAsNewUser(browser, serviceName)
+  const user = await newUserOnSettings(browser, serviceName)
   const { settings } = user
   await expect(settings.card(serviceName)).toContainText('File-specific access')
+  await connect(settings, serviceName)
 
   // Without the Picker API's script: the alert, nothing else.
   await user.page.route(DEFAULT_PICKER_SCRIPT_URL, (route) => route.abort())
