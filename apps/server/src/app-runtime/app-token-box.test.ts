@@ -47,6 +47,15 @@ type Harness = {
 async function setUp(environment: Record<string, string> = {}): Promise<Harness> {
   const harness = await createTestApp(environment)
   await harness.listen()
+  // The application then gets the pool's ready box, whose dev server started without it.
+  const started = Date.now()
+  while (
+    environment.DEVBOX_POOL_TARGET &&
+    harness.devboxes.pool.stats().packs.fullstack?.ready !== 1
+  ) {
+    if (Date.now() - started > 120_000) throw new Error('the pool has no ready box')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
   const owner = await harness.signUp()
   const organizationId = await harness.createOrganization(owner, 'Connected')
   const created = await harness.request('/api/applications', {
@@ -198,5 +207,19 @@ describe('without a network of their own (DEVBOX_SANDBOX=off)', { timeout: 300_0
       headers: { authorization: 'Bearer wrong' },
     })
     expect(refused.status).toBe(401)
+  })
+})
+
+describe('a box claimed from the pool', { timeout: 300_000 }, () => {
+  let setup: Harness
+  beforeAll(async () => {
+    setup = await setUp({ DEVBOX_POOL_TARGET: '1' })
+  })
+  afterAll(() => setup.harness.close())
+
+  it('restarts its dev server with the app token once claimed', async () => {
+    await expect
+      .poll(async () => (await devServer(setup, '/api/token/linear'))?.body, { timeout: 60_000 })
+      .toEqual({ token: setup.accessToken })
   })
 })

@@ -312,6 +312,14 @@ export function createDevboxRuntime(options: {
       if (claimed) {
         boxes.set(applicationId, claimed)
         states.set(applicationId, 'ready')
+        // Its dev server started without the app's environment (SENTRY_DSN, SPROUT_APP_TOKEN):
+        // it restarts with it, on the same port, while the app opens.
+        void track(applySecrets(applicationId, claimed)).catch((error: Error) => {
+          logger.warn('A pool box did not take its app environment', {
+            applicationId,
+            error: error.message,
+          })
+        })
         return
       }
       states.set(applicationId, 'provisioning')

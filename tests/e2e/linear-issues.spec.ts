@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test'
+import { BuilderPage } from './pages/builder-page.ts'
+import { ChatPanel } from './pages/chat-panel.ts'
+import { HomePage } from './pages/home-page.ts'
+import { SignUpPage } from './pages/sign-up-page.ts'
+import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
+import { newUser } from './support/users.ts'
+
+// The integration guide and the app runtime token end to end (decision 019): the Demo model asks
+// the Linear guide (its panel in the chat), writes a route with getAccessToken('linear'), and the
+// preview's server asks sprout.internal for the token — Linear is not connected here, so the page
+// shows the reason Sprout answered.
+test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 120_000 })
+
+const agentWork = { timeout: 60_000 }
+
+test('the Demo model asks the Linear guide and the preview reaches sprout.internal for a token', async ({
+  page,
+}) => {
+  await new SignUpPage(page).goto()
+  await new SignUpPage(page).signUp(newUser('Linear'))
+  const home = new HomePage(page)
+  await home.heading.waitFor()
+  await home.openCreateDialog()
+  await home.createDialog.fill({
+    name: 'Issues',
+    description: 'Build a page listing my Linear issues',
+  })
+  await home.createDialog.createButton.click()
+  await page.waitForURL(/\/applications\/[^/]+\/edit$/, { timeout: DEVBOX_READY_TIMEOUT + 30_000 })
+  const builder = new BuilderPage(page)
+  await expect(builder.iframe).toHaveAttribute('src', /.+/, agentWork)
+  const frameBeforeRun = await builder.iframe.getAttribute('src')
+
+  const chat = new ChatPanel(page)
+  const guide = chat.toolCall('linear Integration Guide')
+  await expect(guide).toBeVisible(agentWork)
+  // Open by default: the question, the badge and the rendered answer.
+  await expect(guide).toContainText(
+    'How do I list my open issues from a server route, with pagination?',
+  )
+  await expect(guide).toContainText('Expert Response')
+  await expect(guide).toContainText('Calling the API from server/')
+  await expect(chat.agentMessages.last()).toContainText("getAccessToken('linear')", agentWork)
+  await expect(chat.toolCall('Write: server/app.ts')).toBeVisible()
+
+  await expect(builder.iframe).not.toHaveAttribute('src', frameBeforeRun ?? '', agentWork)
+  await expect(builder.frame.getByRole('alert')).toContainText(
+    'No access token for linear',
+    agentWork,
+  )
+})
