@@ -54,4 +54,17 @@ describe('redactSecrets', () => {
       }
     }
   })
+
+  it('redacts values of the largest size a vault takes, among many, in one pass', () => {
+    // 64 KB of a two-byte character: past what one regular expression of the values may hold.
+    const large = 'é'.repeat(32 * 1024)
+    const secrets: Record<string, string> = { LARGE: large, WORD: 'secret', INNER: 'cret ab' }
+    for (let index = 0; index < 50; index++) secrets[`KEY_${index}`] = `value-${index}-xyz`
+    const redactor = createSecretRedactor(secrets)
+    expect(redactor.redact(`a ${large} b value-7-xyz c secret d`)).toBe(
+      'a [secret LARGE] b [secret KEY_7] c [secret WORD] d',
+    )
+    // A marker is never read again: the scan goes on after it.
+    expect(redactor.redact('secret ab')).toBe('[secret WORD] ab')
+  })
 })

@@ -22,8 +22,6 @@ export type SecretRedactor = {
   readonly empty: boolean
 }
 
-const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
 const identity: SecretRedactor = {
   redact: (text) => text,
   redactValue: (value) => value,
@@ -31,9 +29,25 @@ const identity: SecretRedactor = {
   empty: true,
 }
 
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** One pattern of every value, longest first; undefined when it is past what V8 compiles. */
+function compilePattern(values: string[]): RegExp | undefined {
+  try {
+    const pattern = new RegExp(values.map(escapeForPattern).join('|'), 'g')
+    // V8 compiles on first use: 'Regular expression too large' would come from a redaction.
+    pattern.test('')
+    return pattern
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * Compiles the secrets once into one pattern (longest values first, so a value containing another
- * is replaced whole); redacting is then a single scan of the text.
+ * Redacting is one scan of the text, taking at each point the earliest value (the longest when two
+ * start together, so a value containing another is replaced whole): one regular expression of
+ * all values, or — when values as large as the vault allows (64 KB) make that too large — a scan
+ * with indexOf, some 15 times slower on 4 KB of text (docs/performance.md).
  */
 export function createSecretRedactor(secrets: Record<string, string>): SecretRedactor {
   const keyOf = new Map<string, string>()
@@ -42,11 +56,32 @@ export function createSecretRedactor(secrets: Record<string, string>): SecretRed
   }
   if (keyOf.size === 0) return identity
   const values = [...keyOf.keys()].sort((first, second) => second.length - first.length)
-  const pattern = new RegExp(values.map(escapeForPattern).join('|'), 'g')
-  const redact = (text: string) =>
-    text.length < MIN_REDACTED_LENGTH
-      ? text
-      : text.replace(pattern, (value) => `[secret ${keyOf.get(value)}]`)
+  const pattern = compilePattern(values)
+  const marker = (value: string) => `[secret ${keyOf.get(value)}]`
+  const redact = (text: string) => {
+    if (text.length < MIN_REDACTED_LENGTH) return text
+    if (pattern) return text.replace(pattern, marker)
+    // Where each value next occurs; found again only once the scan has passed it.
+    const next = values.map((value) => text.indexOf(value))
+    let result = ''
+    let position = 0
+    for (;;) {
+      let found = -1
+      for (let index = 0; index < values.length; index++) {
+        let at = next[index] ?? -1
+        if (at !== -1 && at < position) {
+          at = text.indexOf(values[index] ?? '', position)
+          next[index] = at
+        }
+        if (at !== -1 && (found === -1 || at < (next[found] ?? -1))) found = index
+      }
+      if (found === -1) return position === 0 ? text : result + text.slice(position)
+      const value = values[found] ?? ''
+      const at = next[found] ?? 0
+      result += text.slice(position, at) + marker(value)
+      position = at + value.length
+    }
+  }
 
   const redactValue = <T>(value: T): T => {
     if (typeof value === 'string') return redact(value) as T
