@@ -160,7 +160,7 @@ export function offlineSummary(figures: TranscriptFigures): string {
   const friction = frictionLines(figures)
   const tokens = figures.input_tokens + figures.output_tokens + figures.cache_read_tokens
   const parts = [
-    '_Offline analysis (not AI): counts read from the transcript._',
+    '__Offline analysis (not AI): counts read from the transcript.__',
     '',
     `**Outcome:** ${outcomeOf(figures)}`,
     '',

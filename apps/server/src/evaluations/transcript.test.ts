@@ -23,7 +23,7 @@ describe('transcript and offline evaluator', () => {
       last_run_status: 'finished',
       first_failing_tool_call: { name: 'shell_exec' },
     })
-    expect(offlineSummary(figures)).toMatch(/^_Offline analysis \(not AI\)/)
+    expect(offlineSummary(figures)).toMatch(/^__Offline analysis \(not AI\)/)
   })
 
   it('counts a loop: the same failing call three times in a row', () => {

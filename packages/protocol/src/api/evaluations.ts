@@ -10,7 +10,7 @@ import {
 // Payloads of the admin's conversation list and conversation evaluations (docs/product/admin.md
 // "Conversation Evaluations tab", docs/product/api.md). Platform admins only; times are ISO 8601.
 
-/** docs/product/admin.md "Evaluation states". */
+/** docs/product/admin.md "How an evaluation runs". */
 export const evaluationStatuses = ['pending', 'in_progress', 'completed', 'failed'] as const
 export const evaluationStatusSchema = z.enum(evaluationStatuses)
 export type EvaluationStatus = z.infer<typeof evaluationStatusSchema>

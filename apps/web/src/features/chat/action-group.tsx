@@ -1,6 +1,6 @@
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
+import { MessageText } from '../../components/message-text.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { MessageText } from './message-text.tsx'
 import { ToolCallView } from './tool-views/tool-call-view.tsx'
 
 /** A run of the agent's reasoning and tool calls, shown together; a spinner while it streams. */

@@ -2,9 +2,9 @@ import { formatConversationTime } from '@sprout/protocol/text/conversation-time.
 import { useState } from 'react'
 import { PanelIcon, PlusIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
+import { useNow } from '../../hooks/use-now.ts'
 import { classNames } from '../../lib/class-names.ts'
 import type { ConversationSummary } from './chat-api.ts'
-import { useNow } from './use-now.ts'
 
 type ConversationListProps = {
   conversations: ConversationSummary[] | undefined

@@ -1,7 +1,7 @@
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { prepareMessageText } from '@sprout/protocol/text/strip-markers.ts'
 import type { ReactNode } from 'react'
-import { MessageText } from './message-text.tsx'
+import { MessageText } from '../../components/message-text.tsx'
 
 type MessageBlockProps = {
   block: Block

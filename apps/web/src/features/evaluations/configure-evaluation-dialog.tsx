@@ -9,16 +9,16 @@ import {
   EVALUATION_CONCURRENCY_MAX,
   EVALUATION_CONCURRENCY_MIN,
 } from '@sprout/protocol/constants.ts'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { inputClasses } from '../../components/ui/text-field.tsx'
 import { classNames } from '../../lib/class-names.ts'
-import { ModelSelector } from '../models/model-selector.tsx'
-import { useModels } from '../models/use-models.ts'
-import { useSelectedModel } from '../models/use-selected-model.ts'
+/** The model that reads the conversations, and the control that picks it (the screen's to give). */
+export type EvaluationJudge = { model: string | undefined; picker: ReactNode }
 
 type ConfigureEvaluationDialogProps = {
+  judge: EvaluationJudge | undefined
   conversationCount: number
   templates: PromptTemplate[] | undefined
   busy: boolean
@@ -32,8 +32,8 @@ type ConfigureEvaluationDialogProps = {
  * eval_conversation_challenges) or a custom prompt, a concurrent limit from 1 to 10 (default 3),
  * and the model that reads the conversations.
  */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one form: its fields and validation read best together
 export function ConfigureEvaluationDialog({
+  judge,
   conversationCount,
   templates,
   busy,
@@ -48,8 +48,7 @@ export function ConfigureEvaluationDialog({
   const [customPrompt, setCustomPrompt] = useState('')
   const [limit, setLimit] = useState(String(EVALUATION_CONCURRENCY_DEFAULT))
   const [problem, setProblem] = useState<string | undefined>()
-  const models = useModels()
-  const [model, setModel] = useSelectedModel(models.data)
+  const model = judge?.model
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -164,12 +163,7 @@ export function ConfigureEvaluationDialog({
           </div>
           <div className="flex flex-col gap-1.5 text-sm font-medium text-zinc-700">
             <span>Model</span>
-            <ModelSelector
-              models={models.data ?? []}
-              value={model}
-              onChange={setModel}
-              align="start"
-            />
+            {judge?.picker}
           </div>
         </div>
         {(problem ?? error) && (

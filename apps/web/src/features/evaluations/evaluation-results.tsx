@@ -1,6 +1,6 @@
 import type { EvaluationResult } from '@sprout/protocol/api/evaluations.ts'
+import { MessageText } from '../../components/message-text.tsx'
 import { Button } from '../../components/ui/button.tsx'
-import { MessageText } from '../chat/message-text.tsx'
 import { downloadText, resultsCsv, resultsJson } from './evaluation-export.ts'
 
 type EvaluationResultsProps = {

@@ -1,6 +1,9 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, click } from '../chat/test-render.tsx'
+import { ModelSelector } from '../models/model-selector.tsx'
+import { useModels } from '../models/use-models.ts'
+import { useSelectedModel } from '../models/use-selected-model.ts'
 import { buttonNamed, pageText, renderScreen, until } from './evaluation-test-render.tsx'
 import { EvaluationsPanel } from './evaluations-panel.tsx'
 import { adminConversation, fakeEvaluations } from './fake-evaluations.ts'
@@ -31,13 +34,21 @@ function setValue(element: HTMLInputElement | HTMLTextAreaElement, value: string
   })
 }
 
+/** As the admin route composes it: the judge picked with the product's model selector. */
+function PanelWithJudge() {
+  const models = useModels()
+  const [model, setModel] = useSelectedModel(models.data)
+  const picker = <ModelSelector models={models.data ?? []} value={model} onChange={setModel} />
+  return <EvaluationsPanel judge={{ model, picker }} />
+}
+
 describe('EvaluationsPanel', () => {
   it('lists conversations with their columns and loads more pages', async () => {
     const fake = fakeEvaluations([
       [adminConversation(1), adminConversation(2)],
       [adminConversation(3)],
     ])
-    renderScreen(<EvaluationsPanel />)
+    renderScreen(<PanelWithJudge />)
     await until(() => pageText().includes('Conversation 2'))
     const headers = [...document.querySelectorAll('th')].map((cell) => cell.textContent)
     expect(headers.slice(1)).toEqual(['Title', 'Organization', 'App', 'Messages', 'Created'])
@@ -57,7 +68,7 @@ describe('EvaluationsPanel', () => {
     const fake = fakeEvaluations([
       [adminConversation(1), adminConversation(2), adminConversation(3)],
     ])
-    renderScreen(<EvaluationsPanel />)
+    renderScreen(<PanelWithJudge />)
     await until(() => pageText().includes('Conversation 3'))
     expect(buttonNamed('Evaluate').disabled).toBe(true)
     click(checkbox('Select Conversation 1'))

@@ -5,7 +5,7 @@ import { useState } from 'react'
 import { Alert } from '../../components/ui/alert.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { ConfigureEvaluationDialog } from './configure-evaluation-dialog.tsx'
+import { ConfigureEvaluationDialog, type EvaluationJudge } from './configure-evaluation-dialog.tsx'
 import { ConversationTable } from './conversation-table.tsx'
 import { EvaluationProgressBar } from './evaluation-progress-bar.tsx'
 import { EvaluationResults } from './evaluation-results.tsx'
@@ -17,7 +17,7 @@ import { useEvaluationRun } from './use-evaluation-run.ts'
  * docs/product/admin.md "Conversation Evaluations tab": pick conversations, configure, start, watch
  * the progress, then read and export the results.
  */
-export function EvaluationsPanel() {
+export function EvaluationsPanel({ judge }: { judge?: EvaluationJudge }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [configuring, setConfiguring] = useState(false)
   const [evaluationId, setEvaluationId] = useState<string | undefined>()
@@ -62,6 +62,7 @@ export function EvaluationsPanel() {
       )}
       {configuring && (
         <ConfigureEvaluationDialog
+          judge={judge}
           conversationCount={selected.size}
           templates={templates.data}
           busy={create.isPending}

@@ -2,7 +2,7 @@ import {
   integrationGuideText,
   integrationGuideWaitingText,
 } from '@sprout/protocol/tool-formats/integration-guide.ts'
-import { MessageText } from '../message-text.tsx'
+import { MessageText } from '../../../components/message-text.tsx'
 import { inputString } from './tool-output-text.ts'
 
 /** The integration guide: the question, an 'Expert Response' badge and the rendered answer. */

@@ -5,8 +5,8 @@ import {
 } from '@sprout/protocol/text/light-markdown.ts'
 import { COMPACTION_NOTE_TEXT, prepareMessageText } from '@sprout/protocol/text/strip-markers.ts'
 import { memo, type ReactNode, useMemo } from 'react'
-import { HourglassIcon } from '../../components/ui/icons.tsx'
-import { classNames } from '../../lib/class-names.ts'
+import { classNames } from '../lib/class-names.ts'
+import { HourglassIcon } from './ui/icons.tsx'
 
 export type MessageVariant = 'user' | 'agent' | 'thinking'
 

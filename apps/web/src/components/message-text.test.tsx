@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, render } from '../features/chat/test-render.tsx'
 import { MessageText } from './message-text.tsx'
-import { cleanup, render } from './test-render.tsx'
 
 afterEach(cleanup)
 
