@@ -82,7 +82,12 @@ export function createApp({
   const authCache = createAuthCache(database)
   const vault = createVault({ database, keyring: vaultKeyring })
   // docs/product/integrations.md; its secrets are sealed with the vault's keys (decision 018).
-  const integrationDeps: IntegrationDeps = { db, keyring: vaultKeyring, publicUrl: origins.product }
+  const integrationDeps: IntegrationDeps = {
+    db,
+    keyring: vaultKeyring,
+    publicUrl: origins.product,
+    pickerScriptUrl: config.googlePickerScriptUrl,
+  }
   const conversations = createConversationRuntime({
     database,
     config,
@@ -117,7 +122,7 @@ export function createApp({
     }
     await next()
   })
-  app.use('*', securityHeaders(origins))
+  app.use('*', securityHeaders(origins, { pickerScriptUrl: config.googlePickerScriptUrl }))
   // Sentry envelopes: binary, often compressed, with limits of their own (error-monitoring/envelope.ts).
   app.route('/', errorIngestRoutes(errorIngest))
   app.use('*', limitRequestBody(config.maxBodyBytes))

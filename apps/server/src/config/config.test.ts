@@ -35,6 +35,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ APPS_IDLE_MINUTES: '-1' })).toThrow(/APPS_IDLE_MINUTES/)
   })
 
+  it('loads the Picker API from GOOGLE_PICKER_SCRIPT_URL, https only (http for localhost)', () => {
+    expect(parseConfig({}).googlePickerScriptUrl).toBe('https://apis.google.com/js/api.js')
+    const local = 'http://127.0.0.1:4555/picker.js'
+    expect(parseConfig({ GOOGLE_PICKER_SCRIPT_URL: local }).googlePickerScriptUrl).toBe(local)
+    expect(() => parseConfig({ GOOGLE_PICKER_SCRIPT_URL: 'http://picker.example/api.js' })).toThrow(
+      /GOOGLE_PICKER_SCRIPT_URL: must be an https/,
+    )
+  })
+
   it('configures web search only when a backend is given', () => {
     expect(parseConfig({}).webSearch).toEqual({})
     expect(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).webSearch).toEqual({

@@ -66,6 +66,14 @@ const environmentSchema = z.object({
   AUTH_RATE_LIMIT: rateLimit('10/60'),
   // Error events each application may send per window (docs/product/error-monitoring.md "Ingest").
   ERRORS_RATE_LIMIT: rateLimit('3000/60'),
+  // The Google Picker API's script for 'Select Files' (docs/product/integrations.md "Settings screen").
+  GOOGLE_PICKER_SCRIPT_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https:|^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url), {
+      message: 'must be an https:// address (http:// only for localhost)',
+    })
+    .default('https://apis.google.com/js/api.js'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -132,6 +140,8 @@ export type Config = {
   authRateLimit: { max: number; windowSeconds: number }
   /** ERRORS_RATE_LIMIT: error events per application per window, then 429 with Retry-After. */
   errorsRateLimit: { max: number; windowSeconds: number }
+  /** GOOGLE_PICKER_SCRIPT_URL: the Picker API's script; its origin is allowed by the product's CSP. */
+  googlePickerScriptUrl: string
   trustProxy: boolean
   /** Largest request body accepted by any route, checked before parsing (MAX_BODY_BYTES). */
   maxBodyBytes: number
@@ -192,6 +202,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     authSecret: values.AUTH_SECRET,
     authRateLimit: values.AUTH_RATE_LIMIT,
     errorsRateLimit: values.ERRORS_RATE_LIMIT,
+    googlePickerScriptUrl: values.GOOGLE_PICKER_SCRIPT_URL,
     trustProxy: values.TRUST_PROXY,
     maxBodyBytes: values.MAX_BODY_BYTES,
     providers: {

@@ -4,17 +4,16 @@ import type { AppEnv } from '../app-env.ts'
 import type { Origins } from './origins.ts'
 
 /**
- * The Google Picker API: Settings loads its script and shows its frame for the spreadsheet
- * integration's 'Select Files' (docs/product/integrations.md "Settings screen").
+ * The Google Picker API: Settings loads its script (GOOGLE_PICKER_SCRIPT_URL) and shows its frame
+ * for the spreadsheet integration's 'Select Files' (docs/product/integrations.md "Settings screen").
  */
-const googlePickerScripts = 'https://apis.google.com'
 const googlePickerFrames = 'https://docs.google.com'
 
 /** Security headers for the product origin; previews and deploys set their own. */
-export function securityHeaders(origins: Origins) {
+export function securityHeaders(origins: Origins, options: { pickerScriptUrl: string }) {
   const contentSecurityPolicy = [
     "default-src 'self'",
-    `script-src 'self' ${googlePickerScripts}`,
+    `script-src 'self' ${new URL(options.pickerScriptUrl).origin}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
 import { definitionOwner, unseal } from './sealing.ts'
+import { listIntegrations } from './service.ts'
 
 const valid = {
   service_name: 'crm',
@@ -159,5 +160,12 @@ describe('integration definitions (admin)', { timeout: 120_000 }, () => {
       additional_params: { access_type: 'offline', prompt: 'consent' },
       preset: 'google-sheets',
     })
+    // Its users' 'Select Files' loads the Picker API from GOOGLE_PICKER_SCRIPT_URL.
+    const listed = await listIntegrations(harness.created.integrationDeps, 'any-organization')
+    const pickerUrls = Object.fromEntries(
+      listed.map((entry) => [entry.service_name, entry.picker_script_url]),
+    )
+    expect(pickerUrls['google-sheets']).toBe(harness.config.googlePickerScriptUrl)
+    expect(pickerUrls.crm).toBeNull()
   })
 })

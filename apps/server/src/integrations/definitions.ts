@@ -16,7 +16,13 @@ import type { VaultKeyring } from '../vault/service.ts'
 import { definitionOwner, seal, unseal } from './sealing.ts'
 
 /** What the integrations area needs: the database, the vault's keys, where callbacks land. */
-export type IntegrationDeps = { db: Database; keyring: VaultKeyring; publicUrl: string }
+export type IntegrationDeps = {
+  db: Database
+  keyring: VaultKeyring
+  publicUrl: string
+  /** GOOGLE_PICKER_SCRIPT_URL, given to the spreadsheet preset's entries. */
+  pickerScriptUrl?: string
+}
 
 export type DefinitionRow = typeof integrationDefinitions.$inferSelect
 

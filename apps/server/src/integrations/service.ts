@@ -41,6 +41,8 @@ export async function listIntegrations(
     auth_url: definition.authUrl,
     additional_params: definition.additionalParams,
     preset: presetOf(definition),
+    picker_script_url:
+      presetOf(definition) === 'google-sheets' ? (deps.pickerScriptUrl ?? null) : null,
   }))
 }
 

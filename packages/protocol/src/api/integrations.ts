@@ -318,6 +318,8 @@ export const integrationSchema = z.object({
   auth_url: z.string(),
   additional_params: z.record(z.string(), z.string()),
   preset: integrationPresetIdSchema.nullable(),
+  /** The spreadsheet preset's 'Select Files' loads the Picker API from here; null for others. */
+  picker_script_url: z.string().nullable(),
 })
 export type Integration = z.infer<typeof integrationSchema>
 export const integrationListSchema = z.array(integrationSchema)

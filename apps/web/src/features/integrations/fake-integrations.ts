@@ -43,6 +43,7 @@ export function userIntegration(overrides: Partial<Integration> = {}): Integrati
     auth_url: 'https://linear.app/oauth/authorize',
     additional_params: {},
     preset: null,
+    picker_script_url: null,
     ...overrides,
   }
 }

@@ -21,7 +21,7 @@ export const PICKER_BANNER_MS = 5000
 type IntegrationsSettingsPageProps = {
   organizationId: string
   callback?: CallbackOutcome
-  /** The Picker API's script (a stand-in in tests); Google's when not set. */
+  /** The Picker API's script for tests; else the server's (GOOGLE_PICKER_SCRIPT_URL). */
   pickerScriptUrl?: string | null
 }
 
@@ -55,7 +55,7 @@ export function IntegrationsSettingsPage({
       const count = await pickSpreadsheets({
         accessToken,
         clientId: integration.client_id,
-        scriptUrl: pickerScriptUrl,
+        scriptUrl: pickerScriptUrl ?? integration.picker_script_url,
       })
       if (count > 0) setGranted(count)
     } catch (error) {
