@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, render } from '../features/chat/test-render.tsx'
+import { cleanup, render } from '../testing/render.tsx'
 import { MessageText } from './message-text.tsx'
 
 afterEach(cleanup)

@@ -1,7 +1,7 @@
 import { act, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render } from '../../testing/render.tsx'
 import { ChatInput } from './chat-input.tsx'
-import { cleanup, render } from './test-render.tsx'
 
 afterEach(cleanup)
 

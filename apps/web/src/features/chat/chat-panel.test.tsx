@@ -2,8 +2,8 @@ import { createBlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Dialog } from '../../components/ui/dialog.tsx'
+import { cleanup, render } from '../../testing/render.tsx'
 import { ChatPanel } from './chat-panel.tsx'
-import { cleanup, render } from './test-render.tsx'
 
 afterEach(cleanup)
 

@@ -2,8 +2,8 @@ import { applyStreamEnvelope } from '@sprout/protocol/stream/apply-stream-envelo
 import { type BlocksState, createBlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render, rerender } from '../../testing/render.tsx'
 import { ChatTranscript } from './chat-transcript.tsx'
-import { cleanup, render, rerender } from './test-render.tsx'
 
 /** A conversation of `count` user messages (one group each), as a replay delivers it. */
 function conversation(count: number, from = 0, state = createBlocksState()): BlocksState {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, render } from '../../testing/render.tsx'
 import { ContextUsageReadout } from './context-usage-readout.tsx'
-import { cleanup, render } from './test-render.tsx'
 
 afterEach(cleanup)
 

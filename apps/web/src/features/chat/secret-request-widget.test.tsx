@@ -1,7 +1,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { buttonWithText, cleanup, render } from '../../testing/render.tsx'
 import { SecretRequestWidget } from './secret-request-widget.tsx'
-import { buttonWithText, cleanup, render } from './test-render.tsx'
 
 afterEach(() => {
   cleanup()

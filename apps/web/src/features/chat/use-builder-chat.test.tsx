@@ -2,7 +2,7 @@ import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeEventSource } from '../../lib/testing/fake-event-source.ts'
-import { cleanup, render } from './test-render.tsx'
+import { cleanup, render } from '../../testing/render.tsx'
 import { type BuilderChat, useBuilderChat } from './use-builder-chat.ts'
 
 type Call = { method: string; path: string; body: unknown }

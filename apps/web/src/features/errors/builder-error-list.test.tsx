@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, click, render } from '../chat/test-render.tsx'
+import { cleanup, click, render } from '../../testing/render.tsx'
 import { BuilderErrorList } from './builder-error-list.tsx'
 import { errorGroup, fakeErrorMonitoring } from './fake-error-monitoring.ts'
 

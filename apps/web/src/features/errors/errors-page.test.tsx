@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, click, render } from '../chat/test-render.tsx'
+import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
 import { ErrorsPage } from './errors-page.tsx'
 import { errorGroup, fakeErrorMonitoring } from './fake-error-monitoring.ts'
 
@@ -13,22 +13,6 @@ afterEach(() => {
 
 const text = () => document.body.textContent ?? ''
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
-const button = (name: string, scope: ParentNode = document) => {
-  const found = Array.from(scope.querySelectorAll('button')).find(
-    (candidate) => candidate.textContent?.trim() === name,
-  )
-  if (!found) throw new Error(`No button ${name} in: ${text()}`)
-  return found
-}
-
-async function until(condition: () => boolean) {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    })
-  }
-  expect(condition(), text()).toBe(true)
-}
 
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
@@ -77,7 +61,7 @@ describe('ErrorsPage', () => {
     await until(() => !text().includes('TypeError'))
     expect(fake.calls.at(-1)?.url).toContain('application_id=app-2')
 
-    click(button('Ignored'))
+    click(buttonNamed('Ignored'))
     await until(() => text().includes('No ignored errors'))
     expect(text()).toContain('Your application is running smoothly')
     act(() => {
@@ -95,7 +79,7 @@ describe('ErrorsPage', () => {
     renderPage()
     await until(() => text().includes('Failed to load errors'))
     fake.fail(false)
-    click(button('Retry'))
+    click(buttonNamed('Retry'))
     await until(() => text().includes('TypeError'))
   })
 
@@ -108,8 +92,8 @@ describe('ErrorsPage', () => {
     const modal = dialog() as HTMLElement
     expect(modal.textContent).toContain("Cannot read properties of undefined (reading 'length')")
     expect(modal.textContent).toContain('at showHistory (src/App.tsx:15:35)')
-    expect(button('Reopen', modal).disabled).toBe(true)
-    expect(button('Ignore', modal).disabled).toBe(false)
+    expect(buttonNamed('Reopen', modal).disabled).toBe(true)
+    expect(buttonNamed('Ignore', modal).disabled).toBe(false)
 
     const first = modal.querySelector('[data-testid="error-occurrence"] button')
     click(first)
@@ -120,9 +104,9 @@ describe('ErrorsPage', () => {
     expect(opened).toContain('abc123')
     expect(opened).toContain('at frame0 (src/App.tsx:0:1)')
 
-    click(button('Mark as Resolved', modal))
-    await until(() => button('Mark as Resolved', modal).disabled)
-    expect(button('Reopen', modal).disabled).toBe(false)
+    click(buttonNamed('Mark as Resolved', modal))
+    await until(() => buttonNamed('Mark as Resolved', modal).disabled)
+    expect(buttonNamed('Reopen', modal).disabled).toBe(false)
     expect(fake.calls).toContainEqual({
       method: 'PATCH',
       url: '/api/errors/groups/group-1/status',

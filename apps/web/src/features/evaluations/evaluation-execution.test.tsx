@@ -1,8 +1,8 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { cleanup } from '../chat/test-render.tsx'
+import { cleanup, pageText, until } from '../../testing/render.tsx'
 import { EvaluationExecution } from './evaluation-execution.tsx'
-import { pageText, renderScreen, until } from './evaluation-test-render.tsx'
+import { renderScreen } from './evaluation-test-render.tsx'
 import { evaluationStatus, fakeEvaluations } from './fake-evaluations.ts'
 
 beforeEach(() => {

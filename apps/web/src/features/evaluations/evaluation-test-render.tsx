@@ -7,9 +7,8 @@ import {
   createRouter,
   RouterProvider,
 } from '@tanstack/react-router'
-import { act, type ReactNode } from 'react'
-import { expect } from 'vitest'
-import { render } from '../chat/test-render.tsx'
+import type { ReactNode } from 'react'
+import { render } from '../../testing/render.tsx'
 
 export function renderScreen(element: ReactNode): HTMLElement {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
@@ -28,24 +27,4 @@ export function renderScreen(element: ReactNode): HTMLElement {
       <RouterProvider router={router as never} />
     </QueryClientProvider>,
   )
-}
-
-export const pageText = () => document.body.textContent ?? ''
-
-export function buttonNamed(name: string, scope: ParentNode = document): HTMLButtonElement {
-  const found = Array.from(scope.querySelectorAll('button')).find(
-    (candidate) => candidate.textContent?.trim() === name,
-  )
-  if (!found) throw new Error(`No button ${name} in: ${pageText()}`)
-  return found
-}
-
-/** Waits, in real time, for the screen to reach a condition. */
-export async function until(condition: () => boolean) {
-  for (let attempt = 0; attempt < 1000 && !condition(); attempt++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    })
-  }
-  expect(condition(), pageText()).toBe(true)
 }

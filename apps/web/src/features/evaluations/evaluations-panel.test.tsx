@@ -1,10 +1,10 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, click } from '../chat/test-render.tsx'
+import { buttonNamed, cleanup, click, pageText, until } from '../../testing/render.tsx'
 import { ModelSelector } from '../models/model-selector.tsx'
 import { useModels } from '../models/use-models.ts'
 import { useSelectedModel } from '../models/use-selected-model.ts'
-import { buttonNamed, pageText, renderScreen, until } from './evaluation-test-render.tsx'
+import { renderScreen } from './evaluation-test-render.tsx'
 import { EvaluationsPanel } from './evaluations-panel.tsx'
 import { adminConversation, fakeEvaluations } from './fake-evaluations.ts'
 

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, click, render } from '../chat/test-render.tsx'
+import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
 import { adminIntegration, fakeIntegrations } from './fake-integrations.ts'
 import { IntegrationsAdminPanel } from './integrations-admin-panel.tsx'
 
@@ -13,13 +13,6 @@ afterEach(() => {
 
 const text = () => document.body.textContent ?? ''
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
-const button = (name: string, scope: ParentNode = document) => {
-  const found = Array.from(scope.querySelectorAll('button')).find(
-    (candidate) => candidate.textContent?.trim() === name,
-  )
-  if (!found) throw new Error(`No button ${name} in: ${text()}`)
-  return found
-}
 function field(label: string): HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
   const labelElement = Array.from(document.querySelectorAll('label')).find((candidate) =>
     candidate.textContent?.trim().startsWith(label),
@@ -44,15 +37,6 @@ function type(label: string, value: string) {
 const note = (label: string) => {
   const id = field(label).getAttribute('aria-describedby')
   return id ? (document.getElementById(id)?.textContent ?? '') : ''
-}
-
-async function until(condition: () => boolean) {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    })
-  }
-  expect(condition(), text()).toBe(true)
 }
 
 function renderPanel() {
@@ -97,8 +81,8 @@ describe('IntegrationsAdminPanel', () => {
     const fake = fakeIntegrations({})
     renderPanel()
     await until(() => text().includes('No integrations yet'))
-    click(button('Add Integration'))
-    click(button('Save', dialog() ?? document))
+    click(buttonNamed('Add Integration'))
+    click(buttonNamed('Save', dialog() ?? document))
     expect(note('Service Name')).toBe('Service name is required')
     expect(note('Client ID')).toBe('Client ID is required')
     expect(note('Client Secret')).toBe('Client Secret is required')
@@ -109,7 +93,7 @@ describe('IntegrationsAdminPanel', () => {
     type('Token URL', 'https://token.example.com/token')
     type('Revoke URL', 'also not a url')
     type('Additional Parameters', '{"prompt": ')
-    click(button('Save', dialog() ?? document))
+    click(buttonNamed('Save', dialog() ?? document))
     expect(note('Auth URL')).toBe('Invalid URL format')
     expect(note('Token URL')).toBe('')
     expect(note('Revoke URL')).toBe('Invalid URL format')
@@ -121,7 +105,7 @@ describe('IntegrationsAdminPanel', () => {
     const fake = fakeIntegrations({})
     renderPanel()
     await until(() => text().includes('No integrations yet'))
-    click(button('Add Integration'))
+    click(buttonNamed('Add Integration'))
     await until(() => text().includes('Google Sheets'))
     type('Preset', 'google-sheets')
     expect(field('Service Name').value).toBe('google-sheets')
@@ -133,7 +117,7 @@ describe('IntegrationsAdminPanel', () => {
     type('Client ID', ' 123-abc.apps.googleusercontent.com ')
     type('Client Secret', 'shh')
     type('Scopes', ' drive.file, ,spreadsheets ,')
-    click(button('Save', dialog() ?? document))
+    click(buttonNamed('Save', dialog() ?? document))
     await until(() => dialog() === null)
     const post = fake.calls.find((call) => call.method === 'POST')
     expect(post?.url).toBe('/api/admin/integrations')
@@ -154,11 +138,11 @@ describe('IntegrationsAdminPanel', () => {
     const fake = fakeIntegrations({ admin: [adminIntegration()] })
     renderPanel()
     await until(() => text().includes('linear'))
-    click(button('Edit'))
+    click(buttonNamed('Edit'))
     expect(field('Service Name').disabled).toBe(true)
     expect(note('Client Secret')).toBe('Leave blank to keep the current secret')
     type('Scopes', 'read')
-    click(button('Save', dialog() ?? document))
+    click(buttonNamed('Save', dialog() ?? document))
     await until(() => dialog() === null)
     const put = fake.calls.find((call) => call.method === 'PUT')
     expect(put?.url).toBe('/api/admin/integrations/linear')
@@ -176,8 +160,8 @@ describe('IntegrationsAdminPanel', () => {
     })
     renderPanel()
     await until(() => text().includes('linear'))
-    click(button('Edit'))
-    click(button('Save', dialog() ?? document))
+    click(buttonNamed('Edit'))
+    click(buttonNamed('Save', dialog() ?? document))
     await until(() => alert.mock.calls.length > 0)
     expect(alert).toHaveBeenCalledWith('Failed to save integration: Token URL is required')
     expect(dialog()).not.toBeNull()

@@ -2,7 +2,7 @@ import { INTEGRATION_ERROR_MESSAGES } from '@sprout/protocol/api/integrations.ts
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, click, render } from '../chat/test-render.tsx'
+import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
 import { fakeIntegrations, userIntegration } from './fake-integrations.ts'
 import {
   type CallbackOutcome,
@@ -21,22 +21,6 @@ afterEach(() => {
 const text = () => document.body.textContent ?? ''
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
 const card = (name: string) => document.querySelector<HTMLElement>(`li[aria-label="${name}"]`)
-const button = (name: string, scope: ParentNode | null = document) => {
-  const found = Array.from(scope?.querySelectorAll('button') ?? []).find(
-    (candidate) => candidate.textContent?.trim() === name,
-  )
-  if (!found) throw new Error(`No button ${name} in: ${text()}`)
-  return found
-}
-
-async function until(condition: () => boolean) {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    })
-  }
-  expect(condition(), text()).toBe(true)
-}
 
 function renderPage(callback?: CallbackOutcome, pickerScriptUrl?: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
@@ -130,9 +114,9 @@ describe('IntegrationsSettingsPage', () => {
     expect(card('HubSpot')?.textContent).toContain('Not Connected')
     expect(card('Linear')?.textContent).toContain('Read / write permissions')
     expect(card('Linear')?.textContent).toContain('Connected')
-    expect(button('Disconnect', card('Linear'))).toBeTruthy()
-    expect(button('Select Files', card('Google Sheets'))).toBeTruthy()
-    expect(() => button('Select Files', card('Linear'))).toThrow()
+    expect(buttonNamed('Disconnect', card('Linear'))).toBeTruthy()
+    expect(buttonNamed('Select Files', card('Google Sheets'))).toBeTruthy()
+    expect(() => buttonNamed('Select Files', card('Linear'))).toThrow()
   })
 
   it('says when there is nothing to connect, or the list failed', async () => {
@@ -152,7 +136,7 @@ describe('IntegrationsSettingsPage', () => {
     vi.stubGlobal('location', { ...window.location, assign })
     renderPage()
     await until(() => card('Linear') !== null)
-    click(button('Connect', card('Linear')))
+    click(buttonNamed('Connect', card('Linear')))
     await until(() => assign.mock.calls.length > 0)
     expect(assign).toHaveBeenCalledWith('https://auth.test/authorize?service=linear')
     const post = fake.calls.find((call) => call.url === '/api/oauth/state')
@@ -167,16 +151,16 @@ describe('IntegrationsSettingsPage', () => {
     vi.stubGlobal('alert', alert)
     renderPage()
     await until(() => card('Linear') !== null)
-    click(button('Disconnect', card('Linear')))
+    click(buttonNamed('Disconnect', card('Linear')))
     expect(dialog()?.textContent).toContain('Are you sure you want to revoke access to Linear?')
-    click(button('Disconnect', dialog()))
+    click(buttonNamed('Disconnect', dialog()))
     await until(() => card('Linear')?.textContent?.includes('Not Connected') === true)
     expect(fake.calls.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/integrations/linear' })
     expect(dialog()).toBeNull()
 
     fake.force('DELETE /api/integrations/google-sheets', { status: 502, body: { error: 'x' } })
-    click(button('Disconnect', card('Google Sheets')))
-    click(button('Disconnect', dialog()))
+    click(buttonNamed('Disconnect', card('Google Sheets')))
+    click(buttonNamed('Disconnect', dialog()))
     await until(() => alert.mock.calls.length > 0)
     expect(alert).toHaveBeenCalledWith(INTEGRATION_ERROR_MESSAGES.revokeFailed)
     expect(card('Google Sheets')?.textContent).not.toContain('Not Connected')
@@ -200,7 +184,7 @@ describe('IntegrationsSettingsPage', () => {
     const built = standInPicker(2)
     renderPage()
     await until(() => card('Google Sheets') !== null)
-    click(button('Select Files', card('Google Sheets')))
+    click(buttonNamed('Select Files', card('Google Sheets')))
     await until(() => text().includes('Successfully granted access to 2 spreadsheet(s)'))
     expect(built).toEqual({ title: PICKER_TITLE, token: 'token-1', appId: '42', multiselect: true })
     act(() => vi.advanceTimersByTime(PICKER_BANNER_MS))
@@ -214,11 +198,11 @@ describe('IntegrationsSettingsPage', () => {
     fake.force('GET /api/integrations/google-sheets/token', { status: 409, body: { error: 'x' } })
     renderPage(undefined, 'http://127.0.0.1:9/missing-picker.js')
     await until(() => card('Google Sheets') !== null)
-    click(button('Select Files', card('Google Sheets')))
+    click(buttonNamed('Select Files', card('Google Sheets')))
     await until(() => alert.mock.calls.length === 1)
     expect(alert).toHaveBeenLastCalledWith(INTEGRATION_ERROR_MESSAGES.tokenFailed)
 
-    click(button('Select Files', card('Google Sheets')))
+    click(buttonNamed('Select Files', card('Google Sheets')))
     await until(() => alert.mock.calls.length === 2)
     expect(alert).toHaveBeenLastCalledWith(PICKER_LOAD_FAILED)
   })

@@ -1,6 +1,6 @@
 import { createBlock } from '@sprout/protocol/stream/block-list.ts'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, click, render } from '../test-render.tsx'
+import { cleanup, click, render } from '../../../testing/render.tsx'
 import { ToolCallView } from './tool-call-view.tsx'
 
 afterEach(cleanup)

@@ -2,7 +2,7 @@ import { createBlock } from '@sprout/protocol/stream/block-list.ts'
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { formatTasks } from '@sprout/protocol/tool-formats/tasks.ts'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buttonWithText, cleanup, click, render } from '../test-render.tsx'
+import { buttonWithText, cleanup, click, render } from '../../../testing/render.tsx'
 import { ToolCallView } from './tool-call-view.tsx'
 
 afterEach(cleanup)

@@ -1,5 +1,6 @@
 import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
+import { expect } from 'vitest'
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean
@@ -46,4 +47,27 @@ export function buttonWithText(container: HTMLElement, text: string): HTMLButton
   )
   if (!button) throw new Error(`No button with the text ${text}`)
   return button
+}
+
+/** Everything the page shows, for assertions and failure messages. */
+export const pageText = () => document.body.textContent ?? ''
+
+/** The button whose text (or aria-label) is `name`, within `scope`. */
+export function buttonNamed(name: string, scope: ParentNode | null = document): HTMLButtonElement {
+  const found = Array.from(scope?.querySelectorAll('button') ?? []).find(
+    (candidate) =>
+      candidate.textContent?.trim() === name || candidate.getAttribute('aria-label') === name,
+  )
+  if (!found) throw new Error(`No button ${name} in: ${pageText()}`)
+  return found
+}
+
+/** Waits, in real time (up to ~5 s), for the screen to reach a condition. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 1000 && !condition(); attempt++) {
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    })
+  }
+  expect(condition(), pageText()).toBe(true)
 }
