@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config'
 
 const serverInclude = ['apps/server/src/**/*.test.ts']
+/**
+ * Suites about dev boxes, their proxies, reporters and browsers: what they store is tested on
+ * PostgreSQL by the other suites, so they run once, on PGlite, and CI stays under 25 minutes.
+ */
+const pgliteOnly = [
+  'apps/server/src/devboxes/**/*.test.ts',
+  'apps/server/src/app-runtime/app-token-box.test.ts',
+  'apps/server/src/vault/vault-servers.test.ts',
+]
 const postgresUrl = process.env.TEST_DATABASE_URL
 
 export default defineConfig({
@@ -33,6 +42,7 @@ export default defineConfig({
               test: {
                 name: 'server-postgres',
                 include: serverInclude,
+                exclude: pgliteOnly,
                 env: { SPROUT_TEST_DATABASE: 'postgres', TEST_DATABASE_URL: postgresUrl },
               },
             },
