@@ -3,11 +3,11 @@ import type { ModelMessage } from 'ai'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { runAgent } from '../run-agent.ts'
 import { collectChunks } from '../testing/collect-chunks.ts'
+import { demoRun } from '../testing/demo-run.ts'
 import { errorGroup, fakeErrorReports } from '../testing/fake-error-reports.ts'
 import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'
 import type { ErrorReportsAccess } from '../tools/tool-context.ts'
 import { buggyCounterPath, counterBug, counterFix } from './demo-error-loop.ts'
-import { DemoLanguageModel } from './demo-model.ts'
 
 let devbox: TempFolderDevbox
 beforeEach(async () => {
@@ -18,10 +18,7 @@ afterEach(() => devbox.remove())
 const run = async (messages: ModelMessage[], errorReports?: ErrorReportsAccess) => {
   const log = collectChunks()
   const result = await runAgent({
-    model: new DemoLanguageModel({ chunkDelayMs: 0 }),
-    modelId: 'demo',
-    contextWindow: 200_000,
-    system: 'You build apps.',
+    ...demoRun(),
     messages,
     toolContext: { devbox, ...(errorReports ? { errorReports } : {}) },
     onChunk: log.onChunk,

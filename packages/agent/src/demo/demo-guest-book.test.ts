@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { runAgent } from '../run-agent.ts'
 import { collectChunks } from '../testing/collect-chunks.ts'
+import { demoRun } from '../testing/demo-run.ts'
 import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'
 import {
   guestBookClientPath,
   guestBookMigrationPath,
   guestBookServerPath,
 } from './demo-guest-book.ts'
-import { DemoLanguageModel } from './demo-model.ts'
 
 let devbox: TempFolderDevbox
 beforeEach(async () => {
@@ -18,10 +18,7 @@ afterEach(() => devbox.remove())
 test('"a guest book" gets a migration, server routes and a page that calls them', async () => {
   const log = collectChunks()
   const result = await runAgent({
-    model: new DemoLanguageModel({ chunkDelayMs: 0 }),
-    modelId: 'demo',
-    contextWindow: 200_000,
-    system: 'You build apps.',
+    ...demoRun(),
     messages: [{ role: 'user', content: 'Build a guest book where visitors leave a message' }],
     toolContext: { devbox },
     onChunk: log.onChunk,

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { runAgent } from '../run-agent.ts'
 import { collectChunks } from '../testing/collect-chunks.ts'
+import { demoRun } from '../testing/demo-run.ts'
 import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'
 import { linearClientPath, linearGuideQuestion, linearServerPath } from './demo-linear.ts'
-import { DemoLanguageModel } from './demo-model.ts'
 
 let devbox: TempFolderDevbox
 beforeEach(async () => {
@@ -14,10 +14,7 @@ afterEach(() => devbox.remove())
 test('"a page listing my Linear issues" asks the guide, then writes a route using getAccessToken', async () => {
   const log = collectChunks()
   const result = await runAgent({
-    model: new DemoLanguageModel({ chunkDelayMs: 0 }),
-    modelId: 'demo',
-    contextWindow: 200_000,
-    system: 'You build apps.',
+    ...demoRun(),
     messages: [{ role: 'user', content: 'Build a page listing my Linear issues' }],
     toolContext: { devbox },
     onChunk: log.onChunk,

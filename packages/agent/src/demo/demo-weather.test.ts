@@ -3,8 +3,8 @@ import type { ModelMessage } from 'ai'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { runAgent } from '../run-agent.ts'
 import { collectChunks } from '../testing/collect-chunks.ts'
+import { demoRun } from '../testing/demo-run.ts'
 import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'
-import { DemoLanguageModel } from './demo-model.ts'
 import { weatherClientPath, weatherServerPath } from './demo-weather.ts'
 
 let devbox: TempFolderDevbox
@@ -16,10 +16,7 @@ afterEach(() => devbox.remove())
 const run = async (messages: ModelMessage[], env: Record<string, string> = {}) => {
   const log = collectChunks()
   const result = await runAgent({
-    model: new DemoLanguageModel({ chunkDelayMs: 0 }),
-    modelId: 'demo',
-    contextWindow: 200_000,
-    system: 'You build apps.',
+    ...demoRun(),
     messages,
     toolContext: {
       devbox: {
