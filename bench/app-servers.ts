@@ -4,7 +4,7 @@
 // directly, and the memory of idle servers.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -22,10 +22,11 @@ import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
 import { createLocalDriver } from '../packages/devbox/src/drivers/local/local-driver.ts'
 import { createFullStackFixtureTemplates } from '../packages/devbox/src/testing/app-server-fixture.ts'
 import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
+import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
+import { removeDirectory } from './lib/remove-directory.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const coldStarts = 20
-const requests = 500
 const idleApps = 20
 
 function timedGet(target: DevServerTarget, agent: http.Agent, pathname: string, host: string) {
@@ -78,7 +79,9 @@ function serverMemory(appIds: string[]) {
   return { rss, pss, processes, serverRss }
 }
 
-export async function benchAppServers(): Promise<Record<string, string>> {
+/** Quick (`--compare`): the apps host's proxy against the server directly only. */
+export async function benchAppServers(options: BenchOptions = fullRun): Promise<BenchResult> {
+  const requests = options.quick ? 300 : 500
   const root = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-app-servers-'))
   const deploysDir = path.join(root, 'deploys')
   const driver = createLocalDriver({
@@ -88,6 +91,7 @@ export async function benchAppServers(): Promise<Record<string, string>> {
   })
   let manager: AppServerManager | undefined
   const figures: Record<string, string> = { confinement: JSON.stringify(driver.enforcement) }
+  const metrics: Metric[] = []
   try {
     manager = createAppServerManager({
       deploysDir,
@@ -95,7 +99,10 @@ export async function benchAppServers(): Promise<Record<string, string>> {
       idleMs: 60 * 60_000,
     })
     const box = await driver.provision('fullstack')
-    const appIds = Array.from({ length: idleApps }, (_, index) => `bench-app-${index}`)
+    const appIds = Array.from(
+      { length: options.quick ? 1 : idleApps },
+      (_, index) => `bench-app-${index}`,
+    )
     await buildDeploy({
       box,
       deploysDir,
@@ -114,7 +121,7 @@ export async function benchAppServers(): Promise<Record<string, string>> {
     const agent = new http.Agent({ keepAlive: true })
 
     const cold: number[] = []
-    for (let round = 0; round < coldStarts; round++) {
+    for (let round = 0; round < (options.quick ? 0 : coldStarts); round++) {
       await manager.stop(appId)
       const started = performance.now()
       const lease = await manager.acquire(appId)
@@ -123,8 +130,10 @@ export async function benchAppServers(): Promise<Record<string, string>> {
       lease.release()
       cold.push(performance.now() - started)
     }
-    figures[`scaled to zero → first /api answer (p50 / p95, n=${coldStarts})`] =
-      `${milliseconds(quantile(cold, 0.5))} / ${milliseconds(quantile(cold, 0.95))}`
+    if (!options.quick) {
+      figures[`scaled to zero → first /api answer (p50 / p95, n=${coldStarts})`] =
+        `${milliseconds(quantile(cold, 0.5))} / ${milliseconds(quantile(cold, 0.95))}`
+    }
 
     // The apps host's path for /api: a lease from the manager, then proxyHttp to the server.
     const appServers = manager
@@ -154,6 +163,16 @@ export async function benchAppServers(): Promise<Record<string, string>> {
       `/api/version through the apps host's proxy vs the server directly (median, n=${requests})`
     ] =
       `${proxiedMedian.toFixed(2)} ms vs ${directMedian.toFixed(2)} ms = ${(proxiedMedian / directMedian).toFixed(2)}×`
+    metrics.push(
+      metric(
+        "/api/version through the apps host's proxy / the server directly (median)",
+        proxiedMedian / directMedian,
+        '×',
+        'lower',
+        `n=${requests}`,
+      ),
+    )
+    if (options.quick) return { figures, metrics }
 
     await delay(2000)
     const one = serverMemory([appId])
@@ -171,11 +190,11 @@ export async function benchAppServers(): Promise<Record<string, string>> {
     agent.destroy()
     await manager.close()
     Object.assign(figures, await benchStarter(root))
-    return figures
+    return { figures, metrics }
   } finally {
     await manager?.close()
     await driver.shutdown()
-    await rm(root, { recursive: true, force: true })
+    await removeDirectory(root)
   }
 }
 

@@ -12,13 +12,14 @@ import {
   runEndPattern,
   startChatServer,
 } from './lib/chat-server.ts'
+import { type BenchOptions, type BenchResult, fullRun, metric } from './lib/metrics.ts'
 import { stampPattern } from './lib/paced-anthropic.ts'
 
-const listenerCount = Number(process.env.BENCH_LISTENERS ?? 1_000)
 const chunksPerSecond = 60
-const streamSeconds = Number(process.env.BENCH_SECONDS ?? 10)
 
-export async function benchChatListeners(): Promise<Record<string, string>> {
+export async function benchChatListeners(options: BenchOptions = fullRun): Promise<BenchResult> {
+  const listenerCount = options.quick ? 1_000 : Number(process.env.BENCH_LISTENERS ?? 1_000)
+  const streamSeconds = options.quick ? 5 : Number(process.env.BENCH_SECONDS ?? 10)
   const server = await startChatServer({ port: 3931 })
   const listeners: Listener[] = []
   try {
@@ -65,12 +66,22 @@ export async function benchChatListeners(): Promise<Record<string, string>> {
     const clientCpu = process.cpuUsage(clientCpuBefore)
     const clientSeconds = (clientCpu.user + clientCpu.system) / 1e6
 
-    return {
+    const figures = {
       [`${listenerCount} listeners connected (GET …/listen with a JWT, PGlite)`]: `${connectSeconds.toFixed(1)} s, ${Math.round(listenerCount / connectSeconds)} connections/s`,
       'idle memory per listener (server RSS)': `${(((rssIdle - rssBefore) * 1024) / listenerCount).toFixed(0)} KiB (${rssBefore.toFixed(0)} → ${rssIdle.toFixed(0)} MiB)`,
       [`delivery latency at ${chunksPerSecond} chunks/s to ${listenerCount} listeners`]: `p50 ${milliseconds(percentile(latencies, 0.5))}, p99 ${milliseconds(percentile(latencies, 0.99))}, max ${milliseconds(latencies.reduce((most, value) => Math.max(most, value), 0))} (${latencies.length} deliveries, expected ${deltas * listenerCount})`,
       'server CPU while streaming': `${((100 * serverCpu) / wallSeconds).toFixed(0)} % of one core (${serverCpu.toFixed(2)} s over ${wallSeconds.toFixed(1)} s); the listeners' process used ${((100 * clientSeconds) / wallSeconds).toFixed(0)} %`,
     }
+    const metrics = [
+      metric(
+        `delivery at ${chunksPerSecond} chunks/s to ${listenerCount} listeners, p99`,
+        percentile(latencies, 0.99),
+        'ms',
+        'lower',
+        `${streamSeconds} s stream`,
+      ),
+    ]
+    return { figures, metrics }
   } finally {
     for (const listener of listeners) listener.close()
     await server.stop()

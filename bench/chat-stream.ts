@@ -11,7 +11,10 @@ import {
   runEndPattern,
   startChatServer,
 } from './lib/chat-server.ts'
+import { type BenchOptions, type BenchResult, fullRun, metric } from './lib/metrics.ts'
 import { stampPattern } from './lib/paced-anthropic.ts'
+
+const firstTokenRuns = 20
 
 /** One listener on the conversation for the whole measurement. */
 async function watchConversation(server: ChatServer, conversationId: string, after: number) {
@@ -68,7 +71,8 @@ export async function waitForRunEnd(server: ChatServer, conversationId: string) 
   listener.close()
 }
 
-async function measure(server: ChatServer, label: string): Promise<Record<string, string>> {
+/** Quick (`--compare`): time to first token only. */
+async function measure(server: ChatServer, label: string, quick: boolean): Promise<BenchResult> {
   const conversationId = await server.send('Warm up')
   await waitForRunEnd(server, conversationId)
   const watch = await watchConversation(
@@ -77,7 +81,42 @@ async function measure(server: ChatServer, label: string): Promise<Record<string
     await server.lastSeq(conversationId),
   )
   const figures: Record<string, string> = {}
+  if (!quick) Object.assign(figures, await measureStreaming(server, conversationId, watch, label))
 
+  // Time to first token: the request to the first delta at the listener, minus the provider's own.
+  const overheads: number[] = []
+  for (let attempt = 0; attempt < firstTokenRuns; attempt++) {
+    server.provider.plan({ deltas: 1, intervalMs: 0 })
+    const timingIndex = server.provider.timings.length
+    const result = await watch.run(`First token ${attempt}`)
+    const timing = server.provider.timings[timingIndex]
+    if (!timing || result.firstStampAt === undefined) continue
+    const total = result.firstStampAt - result.sentAt
+    overheads.push(total - (timing.firstDeltaAt - timing.arrivedAt))
+  }
+  figures[`time-to-first-token overhead, POST …/message → first delta at the listener (${label})`] =
+    `p50 ${milliseconds(percentile(overheads, 0.5))}, p95 ${milliseconds(percentile(overheads, 0.95))} (${overheads.length} runs)`
+  watch.listener.close()
+  const metrics = [
+    metric(
+      `time-to-first-token overhead, p50 (${label})`,
+      percentile(overheads, 0.5),
+      'ms',
+      'lower',
+      `n=${overheads.length}`,
+    ),
+  ]
+  if (!quick) Object.assign(figures, await measureReconnect(server, conversationId, label))
+  return { figures, metrics }
+}
+
+async function measureStreaming(
+  server: ChatServer,
+  conversationId: string,
+  watch: Awaited<ReturnType<typeof watchConversation>>,
+  label: string,
+): Promise<Record<string, string>> {
+  const figures: Record<string, string> = {}
   // Paced at 200 deltas/s: what each chunk costs on its way, without queueing.
   server.provider.plan({ deltas: 200, intervalMs: 5 })
   await watch.run('Warm up the path')
@@ -97,22 +136,15 @@ async function measure(server: ChatServer, label: string): Promise<Record<string
   const seconds = ((flood.lastStampAt ?? 0) - (flood.firstStampValue ?? 0)) / 1_000
   figures[`zero-latency provider, ${deltas} chunks (${label})`] =
     `${Math.round(deltas / seconds)} chunks/s from the provider's first write to the listener's last read, server CPU ${((cpuUsed * 1e6) / deltas).toFixed(0)} µs/chunk (whole run incl. HTTP, AI SDK, storage), ${stored} events stored (deltas coalesced), latency p50 ${milliseconds(percentile(flood.latencies, 0.5))}, p99 ${milliseconds(percentile(flood.latencies, 0.99))}`
+  return figures
+}
 
-  // Time to first token: the request to the first delta at the listener, minus the provider's own.
-  const overheads: number[] = []
-  for (let attempt = 0; attempt < 20; attempt++) {
-    server.provider.plan({ deltas: 1, intervalMs: 0 })
-    const timingIndex = server.provider.timings.length
-    const result = await watch.run(`First token ${attempt}`)
-    const timing = server.provider.timings[timingIndex]
-    if (!timing || result.firstStampAt === undefined) continue
-    const total = result.firstStampAt - result.sentAt
-    overheads.push(total - (timing.firstDeltaAt - timing.arrivedAt))
-  }
-  figures[`time-to-first-token overhead, POST …/message → first delta at the listener (${label})`] =
-    `p50 ${milliseconds(percentile(overheads, 0.5))}, p95 ${milliseconds(percentile(overheads, 0.95))} (${overheads.length} runs)`
-  watch.listener.close()
-
+async function measureReconnect(
+  server: ChatServer,
+  conversationId: string,
+  label: string,
+): Promise<Record<string, string>> {
+  const figures: Record<string, string> = {}
   // Reconnect: a client that missed the last 500 events.
   const last = await server.lastSeq(conversationId)
   const replays: number[] = []
@@ -139,23 +171,28 @@ async function measure(server: ChatServer, label: string): Promise<Record<string
   return figures
 }
 
-export async function benchChatStream(): Promise<Record<string, string>> {
-  const figures: Record<string, string> = {}
+/** Quick (`--compare`): PGlite only. */
+export async function benchChatStream(options: BenchOptions = fullRun): Promise<BenchResult> {
+  const result: BenchResult = { figures: {}, metrics: [] }
+  const add = (more: BenchResult) => {
+    Object.assign(result.figures, more.figures)
+    result.metrics.push(...more.metrics)
+  }
   const pglite = await startChatServer({ port: 3921 })
   try {
-    Object.assign(figures, await measure(pglite, 'PGlite'))
+    add(await measure(pglite, 'PGlite', options.quick))
   } finally {
     await pglite.stop()
   }
-  const database = await createBenchDatabase()
+  const database = options.quick ? undefined : await createBenchDatabase()
   if (database) {
     const postgres = await startChatServer({ port: 3922, databaseUrl: database.url })
     try {
-      Object.assign(figures, await measure(postgres, 'PostgreSQL'))
+      add(await measure(postgres, 'PostgreSQL', false))
     } finally {
       await postgres.stop()
       await database.drop()
     }
   }
-  return figures
+  return result
 }

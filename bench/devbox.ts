@@ -1,10 +1,11 @@
 // Dev boxes: create → editor-ready (warm pool), create → first preview HTML and entry module
 // through the proxy, cold provisioning, HMR latency through the proxy, deploy, proxy overhead.
 
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
+import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
   createAndWait,
   get,
@@ -14,12 +15,15 @@ import {
   startBenchServer,
   waitForPool,
 } from './lib/product-server.ts'
+import { removeDirectory } from './lib/remove-directory.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
-const creations = Number(process.env.BENCH_CREATIONS ?? 20)
-
-export async function benchDevbox(): Promise<Record<string, string>> {
+export async function benchDevbox(options: BenchOptions = fullRun): Promise<BenchResult> {
+  const creations = options.quick ? 10 : Number(process.env.BENCH_CREATIONS ?? 20)
+  const proxyRounds = options.quick ? 100 : 300
+  const hmrRounds = options.quick ? 20 : 30
   const figures: Record<string, string> = {}
+  const metrics: Metric[] = []
   const warmDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-devbox-'))
   const warm = await startBenchServer(warmDir, 1)
   try {
@@ -43,6 +47,22 @@ export async function benchDevbox(): Promise<Record<string, string>> {
       `${milliseconds(quantile(readyTimes, 0.5))} / ${milliseconds(quantile(readyTimes, 0.95))}`
     figures['create → preview HTML + entry module via proxy (p50 / p95)'] =
       `${milliseconds(quantile(previewTimes, 0.5))} / ${milliseconds(quantile(previewTimes, 0.95))}`
+    metrics.push(
+      metric(
+        'create → editor-ready, warm pool, p95',
+        quantile(readyTimes, 0.95),
+        'ms',
+        'lower',
+        `n=${creations}`,
+      ),
+      metric(
+        'create → preview HTML + entry module via proxy, p95',
+        quantile(previewTimes, 0.95),
+        'ms',
+        'lower',
+        `n=${creations}`,
+      ),
+    )
 
     if (!kept) throw new Error('no application kept')
     const box = warm.server.devboxes.box(kept.id)
@@ -56,7 +76,7 @@ export async function benchDevbox(): Promise<Record<string, string>> {
     ] as const) {
       const proxied: number[] = []
       const straight: number[] = []
-      for (let round = 0; round < 300; round++) {
+      for (let round = 0; round < proxyRounds; round++) {
         let started = performance.now()
         await get(warm.port, kept.previewHost, pathname, { cookie, accept })
         proxied.push(performance.now() - started)
@@ -67,6 +87,15 @@ export async function benchDevbox(): Promise<Record<string, string>> {
       const ratio = quantile(proxied, 0.5) / quantile(straight, 0.5)
       figures[`preview request via proxy vs dev server directly, ${label} (median)`] =
         `${quantile(proxied, 0.5).toFixed(2)} ms vs ${quantile(straight, 0.5).toFixed(2)} ms = ${ratio.toFixed(2)}×`
+      metrics.push(
+        metric(
+          `preview via proxy / dev server directly, ${pathname} (median)`,
+          ratio,
+          '×',
+          'lower',
+          `n=${proxyRounds}`,
+        ),
+      )
     }
 
     const updates: number[] = []
@@ -74,7 +103,7 @@ export async function benchDevbox(): Promise<Record<string, string>> {
     const socket = await openWebSocket(warm.port, kept.previewHost, cookie, (text) => {
       if (text.includes('"update"') || text.includes('"full-reload"')) waiting?.(performance.now())
     })
-    for (let round = 0; round < 30; round++) {
+    for (let round = 0; round < hmrRounds; round++) {
       const arrived = new Promise<number>((resolve) => {
         waiting = resolve
       })
@@ -93,21 +122,46 @@ export async function benchDevbox(): Promise<Record<string, string>> {
     socket.destroy()
     figures[`file written → HMR update on the preview WebSocket (p50 / p95, n=${updates.length})`] =
       `${quantile(updates, 0.5).toFixed(1)} ms / ${quantile(updates, 0.95).toFixed(1)} ms`
+    for (const [label, fraction] of [
+      ['p50', 0.5],
+      ['p95', 0.95],
+    ] as const) {
+      metrics.push(
+        metric(
+          `file written → HMR update on the preview WebSocket, ${label}`,
+          quantile(updates, fraction),
+          'ms',
+          'lower',
+          `n=${updates.length}`,
+        ),
+      )
+    }
 
-    const deployStarted = performance.now()
-    const deployed = await warm.call(`/api/applications/${kept.id}/deploy`, {
-      method: 'POST',
-      token,
-    })
-    if (deployed.status !== 200) throw new Error(`deploy failed: ${await deployed.text()}`)
-    figures['deploy of the starter template'] = milliseconds(performance.now() - deployStarted)
+    if (!options.quick) {
+      const deployStarted = performance.now()
+      const deployed = await warm.call(`/api/applications/${kept.id}/deploy`, {
+        method: 'POST',
+        token,
+      })
+      if (deployed.status !== 200) throw new Error(`deploy failed: ${await deployed.text()}`)
+      figures['deploy of the starter template'] = milliseconds(performance.now() - deployStarted)
+    }
   } finally {
     await warm.server.stop()
-    await rm(warmDir, { recursive: true, force: true })
+    await removeDirectory(warmDir)
   }
 
-  figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
-    await medianColdProvisioning(),
+  const coldProvisioning = await medianColdProvisioning()
+  figures['cold provisioning, empty pool, warm npm cache (median of 3)'] =
+    milliseconds(coldProvisioning)
+  metrics.push(
+    metric(
+      'cold provisioning, empty pool, warm npm cache (median)',
+      coldProvisioning,
+      'ms',
+      'lower',
+      'median of 3',
+    ),
   )
-  return figures
+  return { figures, metrics }
 }

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { requestDevServer } from '../packages/devbox/src/dev-server-request.ts'
 import type { Devbox } from '../packages/devbox/src/devbox-driver.ts'
 import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
+import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
   type BenchServer,
   createAndWait,
@@ -18,10 +19,10 @@ import {
   startBenchServer,
   waitForPool,
 } from './lib/product-server.ts'
+import { removeDirectory } from './lib/remove-directory.ts'
 import { residentMemoryMiB } from './lib/server-process.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
-const creations = Number(process.env.BENCH_CREATIONS ?? 10)
 const edits = 20
 
 const p50p95 = (values: number[]) =>
@@ -65,8 +66,11 @@ async function productionServerRss(box: Devbox): Promise<number> {
   }
 }
 
-export async function benchFullstackStarter(): Promise<Record<string, string>> {
+/** Quick (`--compare`): the creations only; the devbox benchmark covers cold provisioning. */
+export async function benchFullstackStarter(options: BenchOptions = fullRun): Promise<BenchResult> {
+  const creations = options.quick ? 8 : Number(process.env.BENCH_CREATIONS ?? 10)
   const figures: Record<string, string> = {}
+  const metrics: Metric[] = []
   const warmDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-starter-'))
   const warm = await startBenchServer(warmDir, 1)
   try {
@@ -94,6 +98,16 @@ export async function benchFullstackStarter(): Promise<Record<string, string>> {
     figures['create → preview /api/health answered (p50 / p95)'] = p50p95(apiTimes)
     figures['  of which the preview hand-off (token + cookie), p50 / p95'] = p50p95(handOffTimes)
     figures['  of which /api/health through the proxy until 200, p50 / p95'] = p50p95(firstApiTimes)
+    metrics.push(
+      metric(
+        'create → preview /api/health answered, p95',
+        quantile(apiTimes, 0.95),
+        'ms',
+        'lower',
+        `n=${creations}`,
+      ),
+    )
+    if (options.quick) return { figures, metrics }
 
     if (!kept) throw new Error('no application kept')
     const box = warm.server.devboxes.box(kept.id)
@@ -124,11 +138,11 @@ export async function benchFullstackStarter(): Promise<Record<string, string>> {
       `${(await productionServerRss(box)).toFixed(0)} MiB`
   } finally {
     await warm.server.stop()
-    await rm(warmDir, { recursive: true, force: true })
+    await removeDirectory(warmDir)
   }
 
   figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
     await medianColdProvisioning(),
   )
-  return figures
+  return { figures, metrics }
 }

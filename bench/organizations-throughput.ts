@@ -1,14 +1,17 @@
 // Authenticated GET /api/organizations at 50 connections on PGlite and PostgreSQL, against a
 // bare node:http handler measured in the same run.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { load } from './lib/load.ts'
+import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
+import { removeDirectory } from './lib/remove-directory.ts'
 import { startServerProcess } from './lib/server-process.ts'
 
 const connections = 50
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const fullSeconds = Number(process.env.BENCH_SECONDS ?? 10)
+const quickSeconds = 5
 
 async function signUp(base: string): Promise<string> {
   const response = await fetch(`${base}/api/auth/sign-up/email`, {
@@ -46,7 +49,12 @@ async function waitForFullPool(base: string, token: string) {
   throw new Error('The dev-box pool did not fill within 2 minutes')
 }
 
-async function measureSprout(label: string, environment: Record<string, string>, port: number) {
+async function measureSprout(
+  label: string,
+  environment: Record<string, string>,
+  port: number,
+  seconds: number,
+) {
   const server = await startServerProcess({
     entry: 'apps/server/src/main.ts',
     environment: {
@@ -72,7 +80,10 @@ async function measureSprout(label: string, environment: Record<string, string>,
   }
 }
 
-export async function benchOrganizationsThroughput(): Promise<Record<string, string>> {
+export async function benchOrganizationsThroughput(
+  options: BenchOptions = fullRun,
+): Promise<BenchResult> {
+  const seconds = options.quick ? quickSeconds : fullSeconds
   const bare = await startServerProcess({
     entry: 'bench/lib/bare-server.ts',
     environment: { PORT: '3910' },
@@ -90,8 +101,11 @@ export async function benchOrganizationsThroughput(): Promise<Record<string, str
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-orgs-'))
   const results = []
   try {
-    results.push(await measureSprout('PGlite', { DATA_DIR: dataDir }, 3911))
-    const postgresBase = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+    results.push(await measureSprout('PGlite', { DATA_DIR: dataDir }, 3911, seconds))
+    const postgresBase =
+      process.env.BENCH_DATABASE_URL ??
+      process.env.TEST_DATABASE_URL ??
+      'postgres://postgres@127.0.0.1:5432/test'
     const admin = new pg.Client({ connectionString: postgresBase })
     const database = `sprout_bench_${Date.now()}`
     try {
@@ -104,6 +118,7 @@ export async function benchOrganizationsThroughput(): Promise<Record<string, str
           'PostgreSQL',
           { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
           3912,
+          seconds,
         ),
       )
       await admin.query(`drop database if exists ${database} with (force)`)
@@ -113,16 +128,26 @@ export async function benchOrganizationsThroughput(): Promise<Record<string, str
       await admin.end().catch(() => undefined)
     }
   } finally {
-    await rm(dataDir, { recursive: true, force: true })
+    await removeDirectory(dataDir)
   }
 
   const figures: Record<string, string> = {
     'bare node:http': `${Math.round(bareResult.requestsPerSecond)} req/s, p99 ${bareResult.p99Ms} ms`,
   }
+  const metrics: Metric[] = []
   for (const result of results) {
     const ratio = (100 * result.requestsPerSecond) / bareResult.requestsPerSecond
     figures[`GET /api/organizations (${result.label})`] =
       `${Math.round(result.requestsPerSecond)} req/s (${ratio.toFixed(0)} % of bare), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`
+    metrics.push(
+      metric(
+        `authenticated GET /api/organizations, share of bare node:http (${result.label})`,
+        ratio,
+        '%',
+        'higher',
+        `${seconds} s each at ${connections} connections`,
+      ),
+    )
   }
-  return figures
+  return { figures, metrics }
 }

@@ -1,16 +1,26 @@
 // `npm run bench [name…]`: runs the benchmarks and prints their figures (copy them into
 // docs/performance.md with the date, the machine and the command).
-import os from 'node:os'
+// `npm run bench -- --compare [name…] [--update-baseline [--note=…]]`: the compare set, quick,
+// against bench/baseline.json (docs/performance.md, "Kept fast: bench --compare").
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
+import {
+  type BaselineMetric,
+  compareWithBaseline,
+  describeMachine,
+  readBaseline,
+  worseThreshold,
+  writeBaseline,
+} from './compare.ts'
 import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
 import { benchErrorIngest } from './error-ingest.ts'
 import { benchEvaluations } from './evaluations.ts'
 import { benchFullstackStarter } from './fullstack-starter.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
+import type { Benchmark } from './lib/metrics.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchRedaction } from './redaction.ts'
 import { benchStartup } from './startup.ts'
@@ -19,32 +29,111 @@ import { benchSymbolication } from './symbolication.ts'
 import { benchTestSetup } from './test-setup.ts'
 import { benchVaultPreview } from './vault-preview.ts'
 
-const benchmarks: Record<string, () => Promise<Record<string, string>>> = {
+/** A benchmark that prints figures only (none of them is compared). */
+const figuresOnly =
+  (run: () => Promise<Record<string, string>>): Benchmark =>
+  async () => ({ figures: await run(), metrics: [] })
+
+const benchmarks: Record<string, Benchmark> = {
   startup: benchStartup,
-  'startup-workspaces': benchStartupWorkspaces,
+  'startup-workspaces': figuresOnly(benchStartupWorkspaces),
   'organizations-throughput': benchOrganizationsThroughput,
   devbox: benchDevbox,
   'fullstack-starter': benchFullstackStarter,
-  'app-database': benchAppDatabase,
-  confinement: benchConfinement,
+  'app-database': figuresOnly(benchAppDatabase),
+  confinement: figuresOnly(benchConfinement),
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
-  'test-setup': benchTestSetup,
-  redaction: benchRedaction,
-  'vault-preview': benchVaultPreview,
+  'test-setup': figuresOnly(benchTestSetup),
+  redaction: figuresOnly(benchRedaction),
+  'vault-preview': figuresOnly(benchVaultPreview),
   'app-servers': benchAppServers,
-  'idle-dev-servers': benchIdleDevServers,
-  'error-ingest': benchErrorIngest,
-  symbolication: benchSymbolication,
-  evaluations: benchEvaluations,
+  'idle-dev-servers': figuresOnly(benchIdleDevServers),
+  'error-ingest': figuresOnly(benchErrorIngest),
+  symbolication: figuresOnly(benchSymbolication),
+  evaluations: figuresOnly(benchEvaluations),
 }
 
-const selected = process.argv.slice(2)
-console.log(
-  `# ${new Date().toISOString()} · ${os.cpus().length} × ${os.cpus()[0]?.model} · Node ${process.version}`,
+/** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */
+const compareSet = [
+  'startup',
+  'organizations-throughput',
+  'devbox',
+  'fullstack-starter',
+  'chat-stream',
+  'chat-listeners',
+  'app-servers',
+]
+
+const argumentsGiven = process.argv.slice(2)
+const compare = argumentsGiven.includes('--compare')
+const updateBaseline = argumentsGiven.includes('--update-baseline')
+const note = argumentsGiven.find((argument) => argument.startsWith('--note='))?.slice(7) ?? ''
+const selected = argumentsGiven.filter((argument) => !argument.startsWith('--'))
+const unknown = selected.filter((name) =>
+  compare ? !compareSet.includes(name) : !(name in benchmarks),
 )
+function refuse(message: string): never {
+  console.error(message)
+  process.exit(1)
+}
+if (unknown.length > 0) {
+  refuse(`${compare ? 'not in the compare set' : 'unknown benchmark'}: ${unknown.join(', ')}`)
+}
+if (updateBaseline && (!compare || selected.length > 0)) {
+  refuse(
+    '--update-baseline takes the whole compare set: npm run bench -- --compare --update-baseline',
+  )
+}
+
+const machine = describeMachine()
+const started = performance.now()
+console.log(
+  `# ${new Date().toISOString()} · ${machine.cores} × ${machine.cpu} · Node ${process.version} · load ${machine.loadAverage}`,
+)
+const metrics: BaselineMetric[] = []
 for (const [name, run] of Object.entries(benchmarks)) {
+  if (compare && !compareSet.includes(name)) continue
   if (selected.length > 0 && !selected.includes(name)) continue
   console.log(`\n## ${name}`)
-  for (const [figure, value] of Object.entries(await run())) console.log(`- ${figure}: ${value}`)
+  const result = await run({ quick: compare })
+  for (const [figure, value] of Object.entries(result.figures)) console.log(`- ${figure}: ${value}`)
+  metrics.push(...result.metrics.map((metric) => ({ benchmark: name, ...metric })))
+}
+
+if (compare) {
+  const baseline = await readBaseline()
+  const seconds = Math.round((performance.now() - started) / 1_000)
+  console.log(
+    `\n## compared with bench/baseline.json (${seconds} s)` +
+      (baseline
+        ? `: ${baseline.date.slice(0, 10)}, ${baseline.machine.cores} × ${baseline.machine.cpu}, Node ${baseline.node}, load ${baseline.machine.loadAverage}${baseline.note ? ` (${baseline.note})` : ''}`
+        : ': no baseline yet'),
+  )
+  const { table, marked } = compareWithBaseline(metrics, baseline)
+  console.log(`\n${table}\n`)
+  if (
+    baseline &&
+    (baseline.machine.cpu !== machine.cpu || baseline.machine.cores !== machine.cores)
+  ) {
+    console.log('The baseline was taken on another machine: its ratios say little about the code.')
+  }
+  if (marked.length > 0) {
+    const names = [...new Set(marked.map((metric) => metric.benchmark))].join(' ')
+    console.log(
+      `${marked.length} figure(s) more than ${Math.round((worseThreshold - 1) * 100)} % worse (✗). ` +
+        `Noise on these machines is about that large: repeat before believing it, ` +
+        `with \`npm run bench -- --compare ${names}\`.`,
+    )
+  } else {
+    console.log(`No figure more than ${Math.round((worseThreshold - 1) * 100)} % worse.`)
+  }
+  if (updateBaseline) {
+    await writeBaseline(metrics, {
+      note,
+      machine,
+      command: `npm run bench -- ${argumentsGiven.filter((argument) => !argument.startsWith('--note=')).join(' ')}`,
+    })
+    console.log('bench/baseline.json written.')
+  }
 }

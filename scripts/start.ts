@@ -1,5 +1,6 @@
 // `npm start`: builds the web app when it is missing or older than its sources, then serves.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -21,7 +22,18 @@ const isStale =
   statSync(builtIndex).mtimeMs < newestModification(path.join(webDir, 'src'))
 if (isStale && process.env.SPROUT_SKIP_BUILD !== '1') {
   console.log('Building the web app…')
-  const build = spawnSync('npm', ['run', 'build', '-w', '@sprout/web'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+  const build = spawn('npm', ['run', 'build', '-w', '@sprout/web'], { stdio: 'inherit' })
+  // Stopped while building: the build stops too, and nothing is served.
+  let stopped = false
+  const stopBuild = (signal: NodeJS.Signals) => {
+    stopped = true
+    build.kill(signal)
+  }
+  process.on('SIGINT', stopBuild)
+  process.on('SIGTERM', stopBuild)
+  const [code] = (await once(build, 'exit')) as [number | null]
+  process.off('SIGINT', stopBuild)
+  process.off('SIGTERM', stopBuild)
+  if (stopped || code !== 0) process.exit(code || 1)
 }
 await import('../apps/server/src/main.ts')

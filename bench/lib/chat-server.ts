@@ -1,12 +1,13 @@
 // A Sprout server process wired to the paced fake provider, with one application whose dev box
 // is ready, and raw-socket SSE listeners for the chat benchmarks.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { type PacedAnthropic, startPacedAnthropic } from './paced-anthropic.ts'
+import { removeDirectory } from './remove-directory.ts'
 import { residentMemoryMiB, startServerProcess } from './server-process.ts'
 
 export type ChatServer = {
@@ -43,11 +44,17 @@ export function percentile(values: number[], fraction: number): number {
 export const milliseconds = (value: number) =>
   value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(1)} ms`
 
-/** A PostgreSQL database of its own when BENCH_DATABASE_URL (or the local test server) answers. */
+/**
+ * A PostgreSQL database of its own when BENCH_DATABASE_URL, TEST_DATABASE_URL or the local test
+ * server answers.
+ */
 export async function createBenchDatabase(): Promise<
   { url: string; drop: () => Promise<void> } | undefined
 > {
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const base =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test'
   const name = `sprout_bench_chat_${Date.now()}`
   const admin = new pg.Client({ connectionString: base })
   try {
@@ -183,7 +190,7 @@ export async function startChatServer(options: {
     stop: async () => {
       await server.stop()
       await provider.close()
-      await rm(dataDir, { recursive: true, force: true })
+      await removeDirectory(dataDir)
     },
   }
 }

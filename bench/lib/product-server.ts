@@ -1,6 +1,6 @@
 // The whole product in this process for benchmarks: a server on a fresh DATA_DIR, sign-up, an
 // application created through the API, the preview hand-off's cookie, requests by host name.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,6 +9,7 @@ import { startServer } from '../../apps/server/src/start-server.ts'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
 import { findFreePort } from '../../packages/devbox/src/drivers/local/free-port.ts'
+import { removeDirectory } from './remove-directory.ts'
 import { quantile } from './stats.ts'
 
 const agent = new http.Agent({ keepAlive: true })
@@ -145,6 +146,6 @@ export async function medianColdProvisioning(): Promise<number> {
     return quantile(times, 0.5)
   } finally {
     await cold.server.stop()
-    await rm(dataDir, { recursive: true, force: true })
+    await removeDirectory(dataDir)
   }
 }

@@ -47,10 +47,20 @@ test('the admin sees the limits of each devbox and what enforces them', async ({
   await expect(pool.limits).toContainText('CPU1 CPU')
   await expect(pool.limits).toContainText('Disk2,048 MB')
   // Every part says what enforces it on this machine, or that it is not enforced and why.
-  for (const part of ['filesystem', 'network', 'user', 'pids', 'memory', 'cpu', 'disk'] as const) {
-    await expect(pool.enforcement(part)).toHaveText(/\S/)
-  }
+  const parts = [
+    'filesystem',
+    'network',
+    'user',
+    'pids',
+    'memory',
+    'cpu',
+    'disk',
+    'syscalls',
+  ] as const
+  for (const part of parts) await expect(pool.enforcement(part)).toHaveText(/\S/)
   await expect(pool.enforcement('disk')).toContainText('2048 MB')
+  // Boxes run the server's own Node wherever Sprout is installed (a clone in a home folder too).
+  await expect(pool.enforcement('node')).toContainText("(the server's own")
 })
 
 test("a failed cycle says 'Failed to cycle pool:' and the reason", async ({ page }) => {

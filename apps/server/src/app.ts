@@ -37,7 +37,12 @@ import { evaluationRoutes } from './evaluations/routes.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { explorationRoutes } from './explorations/routes.ts'
 import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
-import { limitRequestBody, refuseNulBytes, withErrorBody } from './http/request-guards.ts'
+import {
+  checkAuthBodies,
+  limitRequestBody,
+  refuseUnsafeInput,
+  withErrorBody,
+} from './http/request-guards.ts'
 import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { webAssets } from './http/web-assets.ts'
@@ -126,7 +131,7 @@ export function createApp({
   // Sentry envelopes: binary, often compressed, with limits of their own (error-monitoring/envelope.ts).
   app.route('/', errorIngestRoutes(errorIngest))
   app.use('*', limitRequestBody(config.maxBodyBytes))
-  app.use('/api/*', refuseNulBytes)
+  app.use('/api/*', refuseUnsafeInput)
   if (!viaEgress) app.route('/', appRuntimeRoutes(integrations))
   app.get('/healthz', async (context) => {
     await database.execute('select 1')
@@ -138,6 +143,7 @@ export function createApp({
   const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
   app.use('/api/auth/sign-in/*', limiter)
   app.use('/api/auth/sign-up/*', limiter)
+  app.use('/api/auth/*', checkAuthBodies)
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
     if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
       throw notFound('No such API route')

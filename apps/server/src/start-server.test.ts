@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { openDatabase } from '@sprout/db/database.ts'
@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from './config/config.ts'
 import { startServer } from './start-server.ts'
+import { removeDataDirectory } from './testing/remove-data-directory.ts'
 import { testDevboxCacheDir } from './testing/test-app.ts'
 import { createPostgresDatabase, testDatabaseKind } from './testing/test-database.ts'
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 
 async function environmentForThisDatabase() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-restart-'))
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
+  cleanups.push(() => removeDataDirectory(dataDir))
   const environment: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: '0',

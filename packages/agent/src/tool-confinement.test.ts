@@ -34,7 +34,6 @@ describe('tools stay inside the workspace', () => {
       rootDir: path.join(root, 'devboxes'),
       templatesDir: await createFakeTemplates(path.join(root, 'templates')),
       cacheDir: testCacheDir,
-      hiddenPaths: [outside],
     })
     box = await driver.provision('vite-react')
     other = await driver.provision('vite-react')

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
 import { mkdir, open, readdir, realpath } from 'node:fs/promises'
 import path from 'node:path'
-import { isInside } from './drivers/local/sandbox.ts'
+import { isInside } from './is-inside.ts'
 
 const maxFiles = 20_000
 const maxTotalBytes = 500 * 1024 * 1024

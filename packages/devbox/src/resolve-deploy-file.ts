@@ -2,7 +2,7 @@ import { lstat, realpath } from 'node:fs/promises'
 import path from 'node:path'
 import { clientFolder, isFullStackDeploy } from './app-servers/full-stack-deploy.ts'
 import { currentDeployId } from './deploy.ts'
-import { isInside } from './drivers/local/sandbox.ts'
+import { isInside } from './is-inside.ts'
 
 /**
  * Maps a request path to a file of the app's current deploy, or undefined (404). A folder gives

@@ -27,7 +27,18 @@ export class DevboxPoolTab {
     return this.page.getByRole('row', { name: packType })
   }
 
-  enforcement(part: 'filesystem' | 'network' | 'user' | 'pids' | 'memory' | 'cpu' | 'disk') {
+  enforcement(
+    part:
+      | 'filesystem'
+      | 'network'
+      | 'user'
+      | 'pids'
+      | 'memory'
+      | 'cpu'
+      | 'disk'
+      | 'syscalls'
+      | 'node',
+  ) {
     return this.page.getByTestId(`enforcement-${part}`)
   }
 

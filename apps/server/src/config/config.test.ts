@@ -35,6 +35,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ APPS_IDLE_MINUTES: '-1' })).toThrow(/APPS_IDLE_MINUTES/)
   })
 
+  it('gives each deployed app a data folder of APPS_DISK_MB (1024 by default)', () => {
+    expect(parseConfig({}).appsDiskMb).toBe(1024)
+    expect(parseConfig({ APPS_DISK_MB: '256' }).appsDiskMb).toBe(256)
+    expect(() => parseConfig({ APPS_DISK_MB: '1' })).toThrow(/APPS_DISK_MB/)
+  })
+
   it('loads the Picker API from GOOGLE_PICKER_SCRIPT_URL, https only (http for localhost)', () => {
     expect(parseConfig({}).googlePickerScriptUrl).toBe('https://apis.google.com/js/api.js')
     const local = 'http://127.0.0.1:4555/picker.js'

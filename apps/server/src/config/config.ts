@@ -58,6 +58,7 @@ const environmentSchema = z.object({
   APPS_DOMAIN: z.string().default('apps.localhost'),
   // Fractions allowed (tests use a second or two); 0: production servers are never stopped for idleness.
   APPS_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(15),
+  APPS_DISK_MB: z.coerce.number().int().min(16).max(10_485_760).default(1024),
   ADMIN_EMAILS: emailList,
   VAULT_KEY: optionalText.refine((key) => key === undefined || isVaultKey(key), vaultKeyMessage),
   // Older master keys, comma-separated: still read, never used to encrypt (key rotation).
@@ -107,6 +108,7 @@ const environmentSchema = z.object({
     .max(1024 * 1024 * 1024)
     .default(1024 * 1024),
   DEVBOX_SANDBOX: z.enum(['auto', 'off']).default('auto'),
+  DEVBOX_DISK: z.enum(['auto', 'measured']).default('auto'),
   DEVBOX_POOL_TARGET: z.coerce.number().int().min(0).max(50).default(2),
   DEVBOX_CACHE_DIR: optionalText,
   DEVBOX_EGRESS: z.enum(['open', 'registry', 'none']).default('open'),
@@ -131,6 +133,8 @@ export type Config = {
   appsDomain: string
   /** APPS_IDLE_MINUTES: a production server without a request this long is stopped until the next. */
   appsIdleMinutes: number
+  /** APPS_DISK_MB: the size of each deployed app's data folder (its own filesystem as root). */
+  appsDiskMb: number
   adminEmails: string[]
   /** VAULT_KEY: encrypts the vault; unset, a key file in DATA_DIR is used. */
   vaultKey: string | undefined
@@ -156,6 +160,8 @@ export type Config = {
   webDistDir: string
   devbox: {
     sandbox: 'auto' | 'off'
+    /** DEVBOX_DISK: `auto` gives each box a filesystem of its own where the machine allows it. */
+    disk: 'auto' | 'measured'
     poolTarget: number
     cacheDir: string | undefined
     egress: 'open' | 'registry' | 'none'
@@ -196,6 +202,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     previewDomain: values.PREVIEW_DOMAIN.toLowerCase(),
     appsDomain: values.APPS_DOMAIN.toLowerCase(),
     appsIdleMinutes: values.APPS_IDLE_MINUTES,
+    appsDiskMb: values.APPS_DISK_MB,
     adminEmails: values.ADMIN_EMAILS,
     vaultKey: values.VAULT_KEY,
     vaultKeys: values.VAULT_KEYS,
@@ -228,6 +235,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     },
     devbox: {
       sandbox: values.DEVBOX_SANDBOX,
+      disk: values.DEVBOX_DISK,
       poolTarget: values.DEVBOX_POOL_TARGET,
       cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
       egress: values.DEVBOX_EGRESS,

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
+import { exceedsJsonDepth, jsonTooDeepMessage } from '@sprout/protocol/text/json-depth.ts'
 
 /** A refusal of the envelope endpoint: its status and a text that says what is wrong. */
 export class EnvelopeError extends Error {
@@ -147,6 +148,8 @@ function isBlank(line: Buffer) {
 }
 
 function parseJsonLine(line: Buffer, what: string): Record<string, unknown> {
+  if (exceedsJsonDepth(line.toString('utf8')))
+    throw new EnvelopeError(400, jsonTooDeepMessage(`The ${what}`))
   let value: unknown
   try {
     value = JSON.parse(line.toString('utf8'))

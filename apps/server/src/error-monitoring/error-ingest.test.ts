@@ -248,6 +248,34 @@ describe('error ingest: Sentry envelopes', () => {
     expect(group?.representative_message).toBe('Bad \ufffd byte and half \ufffd pair')
   })
 
+  it('keeps events with out-of-range timestamps, at the time they arrived (as Sentry does)', async () => {
+    const now = Date.now() / 1000
+    const dayAgo = now - 24 * 60 * 60
+    const cases: [string, unknown][] = [
+      ['before the epoch', -1e12],
+      ['past every date', 1e20],
+      ['NaN as text', 'NaN'],
+      ['not a date', 'yesterday-ish'],
+      ['the first date', '-271821-04-20T00:00:00Z'],
+      ['far future', now + 10 * 365 * 24 * 60 * 60],
+      ['forty days old', now - 40 * 24 * 60 * 60],
+      ['an hour ahead', new Date((now + 3600) * 1000).toISOString()],
+      ['a day ago', dayAgo],
+    ]
+    for (const [label, timestamp] of cases) {
+      const before = Date.now()
+      const event = { ...browserErrorEvent(`Clock case ${label}`), timestamp }
+      const response = await post(sdkEnvelope(dsn, event as Parameters<typeof sdkEnvelope>[1]))
+      expect(response.status, label).toBe(200)
+      const after = Date.now()
+      const group = await groupWith(`Clock case ${label}`)
+      const [occurrence] = await occurrences(group?.id ?? '')
+      const occurredAt = Date.parse(occurrence?.occurred_at ?? '')
+      if (label === 'a day ago') expect(occurredAt, label).toBe(Math.round(dayAgo * 1000))
+      else expect(occurredAt >= before - 1000 && occurredAt <= after + 1000, label).toBe(true)
+    }
+  })
+
   it('reopens a resolved group on a new event; an ignored one keeps counting', async () => {
     await post(sdkEnvelope(dsn, browserErrorEvent('Comes back')))
     await post(sdkEnvelope(dsn, browserErrorEvent('Stays quiet')))

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { type DatabaseHandle, openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { removeDataDirectory } from '../testing/remove-data-directory.ts'
 import { createErrorIngest, dsnFor, errorProjectOf, ingestEnvelope } from './service.ts'
 import { browserErrorEvent, sdkEnvelope } from './test-envelopes.ts'
 
@@ -38,7 +39,7 @@ describe('error ingest across a restart', () => {
   })
   afterAll(async () => {
     await database.close()
-    await rm(dataDir, { recursive: true, force: true })
+    await removeDataDirectory(dataDir)
   })
 
   it('keeps every answered event when it stops with envelopes still arriving', async () => {

@@ -1,6 +1,7 @@
-import { toStorableJson, toStorableText } from '@sprout/protocol/text/well-formed.ts'
+import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { EnvelopeError } from './envelope.ts'
 import { type Frame, fingerprintOf, stackLine } from './grouping.ts'
+import { cleanEvent } from './redact-event.ts'
 
 /** What ingest keeps of one Sentry event (docs/product/error-monitoring.md "Ingest"). */
 export type ErrorRecord = {
@@ -77,13 +78,23 @@ function messageOf(event: Json): string {
   )
 }
 
+/** Sentry keeps an event's own time only within 30 days back and a minute ahead of its arrival. */
+const pastKeptMs = 30 * 24 * 60 * 60 * 1000
+const futureDriftMs = 60 * 1000
+
 function occurredAt(timestamp: unknown, receivedAt: Date): Date {
   let time: number | undefined
   if (typeof timestamp === 'number') time = timestamp * 1000
-  else if (typeof timestamp === 'string') time = Date.parse(timestamp)
+  else if (typeof timestamp === 'string') {
+    time = /^\s*-?\d+(\.\d+)?\s*$/.test(timestamp)
+      ? Number(timestamp) * 1000
+      : Date.parse(timestamp)
+  }
+  const received = receivedAt.getTime()
   if (time === undefined || !Number.isFinite(time)) return receivedAt
+  if (time < received - pastKeptMs || time > received + futureDriftMs) return receivedAt
   // A client clock ahead of ours must not put an error in the future.
-  return new Date(Math.min(time, receivedAt.getTime()))
+  return new Date(Math.min(time, received))
 }
 
 function sourceOf(event: Json): 'browser' | 'server' {
@@ -96,17 +107,21 @@ function sourceOf(event: Json): 'browser' | 'server' {
 const cut = (text: string) => (text.length > textLimit ? `${text.slice(0, textLimit)}…` : text)
 
 /**
- * One event as a record: type, message, stack (newest frame first), context and session data,
- * every text storable (lone surrogates and NUL become U+FFFD) and passed through `redact`.
+ * One event as a record: type, message, stack (newest frame first), context and session data.
+ * Every string of the event, in whatever field, is made storable (lone surrogates and NUL become
+ * U+FFFD) and passed through `redact` before anything is read from it.
  */
 export async function recordOf(
   applicationId: string,
-  event: Json,
+  received: Json,
   envelopeEventId: unknown,
   receivedAt: Date,
   requestUserAgent: string | undefined,
   hooks: RecordHooks,
 ): Promise<ErrorRecord> {
+  const redact = (text: string) =>
+    toStorableText(hooks.redact ? hooks.redact(applicationId, text) : text)
+  const event = objectAt(cleanEvent(received, redact))
   const id = eventUuid(event.event_id ?? envelopeEventId)
   if (!id) throw new EnvelopeError(400, 'The event\'s "event_id" must be 32 hex digits')
   const values = objectAt(event.exception).values
@@ -114,66 +129,55 @@ export async function recordOf(
   // The last exception is the one thrown (earlier ones are its causes).
   const exception = exceptions.at(-1)
   let frames = exception ? framesOf(exception) : []
-  if (hooks.symbolicate && frames.length > 0)
-    frames = await hooks.symbolicate(applicationId, frames)
-  const redact = (text: string) =>
-    toStorableText(hooks.redact ? hooks.redact(applicationId, text) : text)
-  const errorType = cut(redact(textAt(exception?.type) ?? (exception ? 'Error' : 'Message')))
-  const message = cut(redact(textAt(exception?.value) ?? messageOf(event)))
+  const symbolicated = Boolean(hooks.symbolicate && frames.length > 0)
+  if (hooks.symbolicate && symbolicated) frames = await hooks.symbolicate(applicationId, frames)
+  const errorType = cut(textAt(exception?.type) ?? (exception ? 'Error' : 'Message'))
+  const message = cut(textAt(exception?.value) ?? messageOf(event))
   const request = objectAt(event.request)
   const headers = objectAt(request.headers)
   const contexts = objectAt(event.contexts)
   const url = textAt(request.url) ?? null
   const release = textAt(event.release) ?? null
   const breadcrumbs = objectAt(event.breadcrumbs).values ?? event.breadcrumbs
-  const context = redactJson(
-    {
-      message,
-      ...(url ? { url } : {}),
-      level: textAt(event.level) ?? 'error',
-      ...(textAt(event.transaction) ? { transaction: event.transaction } : {}),
-      breadcrumbs: Array.isArray(breadcrumbs) ? breadcrumbs.slice(-breadcrumbsKept) : [],
-      tags: objectAt(event.tags),
-    },
-    redact,
-  )
+  const context = {
+    message,
+    ...(url ? { url } : {}),
+    level: textAt(event.level) ?? 'error',
+    ...(textAt(event.transaction) ? { transaction: event.transaction } : {}),
+    breadcrumbs: Array.isArray(breadcrumbs) ? breadcrumbs.slice(-breadcrumbsKept) : [],
+    tags: objectAt(event.tags),
+  }
   const nameVersion = (value: unknown) => {
     const part = objectAt(value)
     const name = textAt(part.name)
     return name ? [name, textAt(part.version)].filter(Boolean).join(' ') : undefined
   }
-  const sessionData = redactJson(
-    {
-      user_agent:
-        textAt(headers['User-Agent']) ?? textAt(headers['user-agent']) ?? requestUserAgent,
-      url,
-      release,
-      environment: textAt(event.environment),
-      browser: nameVersion(contexts.browser),
-      os: nameVersion(contexts.os),
-      runtime: nameVersion(contexts.runtime),
-    },
-    redact,
-  )
+  const sessionData = {
+    user_agent:
+      textAt(headers['User-Agent']) ??
+      textAt(headers['user-agent']) ??
+      (requestUserAgent === undefined ? undefined : redact(requestUserAgent)),
+    url,
+    release,
+    environment: textAt(event.environment),
+    browser: nameVersion(contexts.browser),
+    os: nameVersion(contexts.os),
+    runtime: nameVersion(contexts.runtime),
+  }
+  // Source maps bring new text (the app's own names), so symbolicated lines are redacted again.
+  const stack = frames.map((frame) => (symbolicated ? redact(stackLine(frame)) : stackLine(frame)))
   return {
     id,
     applicationId,
     fingerprint: fingerprintOf(errorType, message, frames, event.fingerprint),
     errorType,
     message,
-    stack: frames.map((frame) => redact(stackLine(frame))),
+    stack,
     source: sourceOf(event),
     occurredAt: occurredAt(event.timestamp, receivedAt),
-    url: url ? redact(url) : null,
+    url,
     release,
     context,
     sessionData,
   }
-}
-
-function redactJson(value: Json, redact: (text: string) => string): Json {
-  const cleaned = toStorableJson(value) as Json
-  return JSON.parse(JSON.stringify(cleaned), (_key, entry) =>
-    typeof entry === 'string' ? redact(entry) : entry,
-  ) as Json
 }

@@ -59,11 +59,11 @@ export function fingerprintOf(
   const defaultParts = [errorType, normalizeMessage(message), ...topFrames(frames)]
   let parts = defaultParts
   if (Array.isArray(custom) && custom.length > 0) {
-    parts = custom.flatMap((part) =>
-      String(part) === '{{ default }}' || String(part) === '{{default}}'
-        ? defaultParts
-        : [`custom:${String(part)}`],
-    )
+    parts = custom.flatMap((part) => {
+      // JSON.stringify: String() throws on an object whose "toString" is not a function.
+      const text = typeof part === 'string' ? part : (JSON.stringify(part) ?? 'null')
+      return text === '{{ default }}' || text === '{{default}}' ? defaultParts : [`custom:${text}`]
+    })
   }
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40)
 }

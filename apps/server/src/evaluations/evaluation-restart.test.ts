@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { startFakeAnthropic } from '@sprout/agent/testing/fake-anthropic.ts'
@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { startServer } from '../start-server.ts'
+import { removeDataDirectory } from '../testing/remove-data-directory.ts'
 import { testDevboxCacheDir } from '../testing/test-app.ts'
 import { createPostgresDatabase, testDatabaseKind } from '../testing/test-database.ts'
 import { seedApplication, seedConversations } from './seed-conversations.ts'
@@ -40,7 +41,7 @@ describe(`evaluations across a server restart (${testDatabaseKind})`, { timeout:
     )
     cleanups.push(fake.close)
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-evals-restart-'))
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
+    cleanups.push(() => removeDataDirectory(dataDir))
     const environment: Record<string, string> = {
       DATA_DIR: dataDir,
       PORT: '0',

@@ -1,3 +1,4 @@
+import { exceedsJsonDepth, jsonTooDeepMessage } from '@sprout/protocol/text/json-depth.ts'
 import { toStorableJson } from '@sprout/protocol/text/well-formed.ts'
 import type { Context } from 'hono'
 import type { z } from 'zod'
@@ -15,18 +16,26 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
     .join('; ')
 }
 
+/**
+ * JSON.parse of a request body: a 400 when malformed, or nested deeper than JSON_MAX_DEPTH
+ * before anything parses it (request-guards.ts checks /api/* first; this keeps every caller safe).
+ */
+export function parseJsonText(text: string): unknown {
+  if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw badRequest('Malformed JSON body')
+  }
+}
+
 /** Reads a JSON body and checks it against a schema; a 400 names the malformed field. */
 export async function parseJsonBody<Schema extends z.ZodType>(
   context: Context,
   schema: Schema,
 ): Promise<z.output<Schema>> {
   const text = await context.req.text()
-  let body: unknown
-  try {
-    body = text.length === 0 ? undefined : JSON.parse(text)
-  } catch {
-    throw badRequest('Malformed JSON body')
-  }
+  const body = text.length === 0 ? undefined : parseJsonText(text)
   if (body === undefined) throw badRequest('A JSON body is required')
   const result = schema.safeParse(toStorableJson(body), { reportInput: true })
   if (!result.success) throw badRequest(describeIssues(result.error.issues))
@@ -40,12 +49,7 @@ export async function parseJsonBody<Schema extends z.ZodType>(
 export async function parseOptionalJsonObject(context: Context): Promise<Record<string, unknown>> {
   const text = await context.req.text()
   if (text.trim() === '') return {}
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw badRequest('Malformed JSON body')
-  }
+  const body = parseJsonText(text)
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest('The JSON body must be an object')
   }

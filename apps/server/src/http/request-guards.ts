@@ -1,8 +1,11 @@
+import { authRequestSchemas } from '@sprout/protocol/api/auth.ts'
+import { exceedsJsonDepth, jsonTooDeepMessage } from '@sprout/protocol/text/json-depth.ts'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../app-env.ts'
 import { badRequest, payloadTooLarge } from '../errors/app-error.ts'
+import { parseJsonText, parseValue } from './parse-request.ts'
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -43,9 +46,10 @@ export function findNulField(value: unknown, path: string[] = []): string | unde
 
 /**
  * PostgreSQL refuses NUL in text: a NUL byte in a path, a query value or a JSON string is a 400
- * naming where it is, before any route (ours or better-auth's) sees it.
+ * naming where it is, before any route (ours or better-auth's) sees it. So is a body nested
+ * deeper than JSON_MAX_DEPTH, which recursive code (better-auth's, JSON.stringify) cannot take.
  */
-export const refuseNulBytes = createMiddleware<AppEnv>(async (context, next) => {
+export const refuseUnsafeInput = createMiddleware<AppEnv>(async (context, next) => {
   const url = new URL(context.req.url)
   if (/%00/i.test(url.pathname) || url.pathname.includes('\0')) {
     const parameter = nulPathParameter(url.pathname, matchedRoutes(context))
@@ -65,6 +69,7 @@ export const refuseNulBytes = createMiddleware<AppEnv>(async (context, next) => 
   if (methodsWithBody.has(context.req.method) && context.req.raw.body) {
     // Bodies are limited before this (limitRequestBody), so reading a copy costs little.
     const text = await context.req.raw.clone().text()
+    if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
     if (text.includes('\\u0000') || text.includes('\0')) {
       let body: unknown
       try {
@@ -75,6 +80,19 @@ export const refuseNulBytes = createMiddleware<AppEnv>(async (context, next) => 
       const field = body === undefined ? 'body' : findNulField(body)
       if (field !== undefined) throw badRequest(`Invalid field "${field}": contains a NUL byte`)
     }
+  }
+  await next()
+})
+
+/**
+ * better-auth checks types but not sizes: a field past its limit (packages/protocol/src/api/auth.ts)
+ * is a 400 naming it, before better-auth stores it (a 900 KB slug overflowed its index).
+ */
+export const checkAuthBodies = createMiddleware<AppEnv>(async (context, next) => {
+  const schema = authRequestSchemas[context.req.path.replace(/^\/api\/auth/, '')]
+  if (schema && context.req.method === 'POST' && context.req.raw.body) {
+    const text = await context.req.raw.clone().text()
+    if (text.trim() !== '') parseValue(schema, parseJsonText(text))
   }
   await next()
 })

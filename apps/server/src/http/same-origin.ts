@@ -6,15 +6,27 @@ import { type Origins, untrustedOriginMessage } from './origins.ts'
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
- * Cookie-authenticated writes must come from the product's own origin (CSRF). Bearer calls carry
- * no ambient credentials, so they are not checked.
+ * better-auth's cookies (cookiePrefix 'sprout' in auth/auth.ts), with or without the
+ * `__Secure-`/`__Host-` prefix it adds on https.
+ */
+const sessionCookiePattern = /(?:^|;)\s*(?:__Secure-|__Host-)?sprout\.[^=;]*=/
+
+export function carriesSessionCookie(cookieHeader: string | undefined): boolean {
+  return cookieHeader !== undefined && sessionCookiePattern.test(cookieHeader)
+}
+
+/**
+ * Cookie-authenticated writes must come from the product's own origin (CSRF), whatever other
+ * headers they carry: an `Authorization` header next to the session cookie changes nothing.
+ * Only a call without our session cookie, authenticated by a bearer token, carries no ambient
+ * credentials and is not checked.
  */
 export function requireSameOriginForCookieWrites(origins: Origins) {
   return createMiddleware<AppEnv>(async (context, next) => {
-    if (safeMethods.has(context.req.method) || context.req.header('authorization')) {
-      return next()
-    }
-    if (!context.req.header('cookie')) return next()
+    if (safeMethods.has(context.req.method)) return next()
+    const cookie = context.req.header('cookie')
+    if (!cookie) return next()
+    if (!carriesSessionCookie(cookie) && context.req.header('authorization')) return next()
     const origin = context.req.header('origin')
     if (!origins.isProduct(origin)) throw forbidden(untrustedOriginMessage(origins.product))
     await next()

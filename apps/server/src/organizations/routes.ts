@@ -1,4 +1,5 @@
 import type { Database } from '@sprout/db/database.ts'
+import { idText } from '@sprout/protocol/api/input-limits.ts'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../app-env.ts'
@@ -8,7 +9,7 @@ import { parseQuery } from '../http/parse-request.ts'
 import { findPersonalOrganization, lookupOrganization } from './service.ts'
 
 const lookupQuery = z.object({
-  clerk_id: z.string().min(1).optional(),
+  clerk_id: idText().optional(),
   is_personal: z.enum(['true', 'false']).optional(),
 })
 

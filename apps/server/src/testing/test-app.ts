@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,6 +10,7 @@ import { type Config, parseConfig } from '../config/config.ts'
 import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from '../http/node-handler.ts'
 import { loadVaultKeyring } from '../vault/service.ts'
+import { removeDataDirectory } from './remove-data-directory.ts'
 import { createTestDatabase } from './test-database.ts'
 
 /** Shared by every test run so the template's dependencies are installed once per machine. */
@@ -159,7 +160,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
       await created.vault.stop()
       await created.errorIngest.stop()
       await database.close()
-      await rm(dataDir, { recursive: true, force: true })
+      await removeDataDirectory(dataDir)
     },
   }
 }

@@ -141,7 +141,11 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     expect(streamed).not.toContain(canary)
     expect(streamed).not.toContain(canary.slice(0, 12))
 
-    // The route prints it in the dev server's output; server_logs shows it redacted.
+    // The route prints it in the dev server's output; server_logs shows it redacted. The vault
+    // change restarts the dev server, which may still be starting on a busy machine.
+    await expect
+      .poll(() => harness.devboxes.devServerTarget(applicationId), { timeout: 30_000 })
+      .toBeDefined()
     const target = harness.devboxes.devServerTarget(applicationId)
     expect((await requestDevServer(target, '/api/canary')).status).toBe(200)
     expect((await requestDevServer(target, '/api/fail')).status).toBe(500)

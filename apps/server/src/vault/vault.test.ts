@@ -93,7 +93,22 @@ describe('the vault', { timeout: 120_000 }, () => {
       [{ key: 'MY-KEY', value: 'v' }, /for example MY_KEY/],
       [{ key: `K${'A'.repeat(128)}`, value: 'v' }, /longer than 128 characters/],
       [{ key: 'VITE_MAPS_KEY', value: 'v' }, /public client.*name it MAPS_KEY.*server route/],
-      [{ key: 'DATABASE_URL', value: 'v' }, /set by Sprout/],
+      ...[
+        'DATABASE_URL',
+        'SENTRY_DSN',
+        'SPROUT_APP_TOKEN',
+        'SPROUT_INTERNAL_URL',
+        'SPROUT_ANYTHING_LATER',
+        'HTTPS_PROXY',
+        'NODE_USE_ENV_PROXY',
+        'NPM_CONFIG_PROXY',
+        'NODE_ENV',
+        'PORT',
+        'PATH',
+      ].map((key): [unknown, RegExp] => [
+        { key, value: 'v' },
+        new RegExp(`^Key "${key}" is reserved: Sprout sets ${key} itself`),
+      ]),
       [{ key: 'TOKEN' }, 'Missing field "value"'],
       [{ key: 42, value: 'v' }, /Invalid field "key"/],
     ]

@@ -4,7 +4,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import net from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { DevboxLogger } from '../logger.ts'
-import { isForbiddenAddress } from './forbidden-addresses.ts'
+import { addressRefusal } from './address-refusal.ts'
+import { containFailure } from './contain-failure.ts'
+import { createHostAddresses, type HostAddresses } from './host-addresses.ts'
 
 /** DEVBOX_EGRESS: the public internet, only the npm registry, or nothing. */
 export type EgressPolicy = 'open' | 'registry' | 'none'
@@ -44,6 +46,10 @@ const hopByHop = new Set([
   'transfer-encoding',
   'upgrade',
 ])
+const withoutHopByHop = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(
+    Object.entries(headers).filter(([name, value]) => value !== undefined && !hopByHop.has(name)),
+  )
 const maxOpenConnections = 256
 const connectTimeoutMs = 15_000
 
@@ -62,8 +68,13 @@ export function createEgressProxy(options: {
   lookup?: (hostname: string) => Promise<string[]>
   /** Answers `http://sprout.internal`; without it the name is refused like any other. */
   internal?: InternalRequestHandler
+  /** This machine's own addresses; defaults to its interfaces, re-read as they change. */
+  hostAddresses?: HostAddresses
 }): EgressProxy {
-  const registryHost = new URL(options.registryUrl).hostname.toLowerCase()
+  const hostAddresses = options.hostAddresses ?? createHostAddresses()
+  const registry = new URL(options.registryUrl)
+  const registryHost = registry.hostname.toLowerCase()
+  const registryPorts = [443, 80, Number(registry.port)].filter((port) => port > 0)
   const lookup =
     options.lookup ??
     (async (hostname: string) =>
@@ -77,7 +88,8 @@ export function createEgressProxy(options: {
     if (options.policy === 'none') {
       return { allowed: false, reason: 'outbound access is off for dev boxes (DEVBOX_EGRESS=none)' }
     }
-    if (options.policy === 'registry' && (hostname !== registryHost || ![443, 80].includes(port))) {
+    const isRegistry = hostname === registryHost && registryPorts.includes(port)
+    if (options.policy === 'registry' && !isRegistry) {
       return {
         allowed: false,
         reason: `only the npm registry (${registryHost}) is reachable from dev boxes (DEVBOX_EGRESS=registry)`,
@@ -89,15 +101,12 @@ export function createEgressProxy(options: {
     } catch {
       return { allowed: false, reason: `the name ${hostname} does not resolve` }
     }
-    const forbidden = addresses.filter(isForbiddenAddress)
-    const allowed = addresses.find((address) => !isForbiddenAddress(address))
-    if (forbidden.length > 0 || allowed === undefined) {
-      return {
-        allowed: false,
-        reason: `${hostname} resolves to a local or private address (${forbidden[0] ?? 'none'}), which dev boxes may not reach`,
-      }
+    const [address] = addresses
+    const refusal = addressRefusal(hostname, addresses, hostAddresses, isRegistry)
+    if (refusal !== undefined || address === undefined) {
+      return { allowed: false, reason: refusal ?? `the name ${hostname} resolves to no address` }
     }
-    return { allowed: true, address: allowed, port }
+    return { allowed: true, address, port }
   }
 
   // biome-ignore lint/complexity/noExcessiveLinesPerFunction: CONNECT and plain HTTP share the address checks of one connection handler
@@ -112,16 +121,46 @@ export function createEgressProxy(options: {
       return `Sprout's egress proxy refused ${boxHost}: ${reason}\n`
     }
 
+    const logFailure = (handler: string, error: unknown) =>
+      options.logger.error('Egress proxy handler failed', {
+        boxId,
+        handler,
+        error: error instanceof Error ? error.message : String(error),
+      })
+    /** Runs a request's handler; a fault answers 500 (or cuts the answer) on that request only. */
+    const guardRequest = (handler: string, response: ServerResponse, run: () => unknown) =>
+      containFailure(run, (error) => {
+        logFailure(handler, error)
+        if (response.headersSent) return response.destroy()
+        response.writeHead(500, { 'content-type': 'text/plain', connection: 'close' })
+        response.end(`Sprout's egress proxy could not handle this request.\n`)
+      })
+    const guardSocket = (socket: Duplex, handler: string) =>
+      socket.on('error', (error) => {
+        options.logger.info('Egress connection failed', { boxId, handler, error: error.message })
+        socket.destroy()
+      })
+    const refuseMalformed = (error: Error, socket: Duplex) => {
+      options.logger.info('Egress request malformed', { boxId, error: error.message })
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+      else socket.destroy()
+    }
+
     const server = http.createServer((request, response) => {
-      void forwardHttp(request, response).catch(() => response.destroy())
+      guardRequest('http', response, () => forwardHttp(request, response))
     })
     // Requests to sprout.internal, from the plain HTTP proxy or from inside a CONNECT tunnel.
     const internalServer = http.createServer((request, response) => {
-      if (!options.internal) return response.destroy()
-      options.internal(boxId, request, response)
+      guardRequest('internal', response, () =>
+        options.internal ? options.internal(boxId, request, response) : response.destroy(),
+      )
     })
+    server.on('clientError', refuseMalformed)
+    internalServer.on('clientError', refuseMalformed)
     const forwardHttp = async (request: IncomingMessage, response: ServerResponse) => {
       track(request.socket)
+      request.on('error', () => response.destroy())
+      response.on('error', () => response.destroy())
       let target: URL
       try {
         target = new URL(request.url ?? '')
@@ -146,11 +185,7 @@ export function createEgressProxy(options: {
         response.writeHead(403, { 'content-type': 'text/plain' })
         return response.end(refuse(target.host, decision.reason))
       }
-      const headers: http.OutgoingHttpHeaders = {}
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value !== undefined && !hopByHop.has(name)) headers[name] = value
-      }
-      headers.host = target.host
+      const headers = { ...withoutHopByHop(request.headers), host: target.host }
       const upstream = http.request(
         {
           host: decision.address,
@@ -161,12 +196,11 @@ export function createEgressProxy(options: {
           timeout: connectTimeoutMs,
         },
         (answer) => {
-          const answerHeaders: http.OutgoingHttpHeaders = {}
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value
-          }
-          response.writeHead(answer.statusCode ?? 502, answerHeaders)
-          answer.pipe(response)
+          answer.on('error', () => response.destroy())
+          guardRequest('http answer', response, () => {
+            response.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers))
+            answer.pipe(response)
+          })
         },
       )
       upstream.on('timeout', () => upstream.destroy(new Error('timed out')))
@@ -180,8 +214,8 @@ export function createEgressProxy(options: {
 
     server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
       track(client)
-      client.on('error', () => client.destroy())
-      void (async () => {
+      guardSocket(client, 'connect')
+      const connect = async () => {
         const authority = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(request.url ?? '')
         if (!authority) {
           client.end('HTTP/1.1 400 Bad Request\r\n\r\nCONNECT needs host:port\n')
@@ -202,6 +236,7 @@ export function createEgressProxy(options: {
           return
         }
         const decision = await decide(host, Number(authority[2]))
+        if (client.destroyed) return
         if (!decision.allowed) {
           client.end(`HTTP/1.1 403 Forbidden\r\n\r\n${refuse(request.url ?? '', decision.reason)}`)
           return
@@ -227,9 +262,14 @@ export function createEgressProxy(options: {
           }
         })
         client.on('close', () => upstream.destroy())
-      })()
+      }
+      containFailure(connect, (error) => {
+        logFailure('connect', error)
+        client.destroy()
+      })
     })
     server.on('upgrade', (_request: IncomingMessage, client: Duplex) => {
+      guardSocket(client, 'upgrade')
       client.end('HTTP/1.1 501 Not Implemented\r\n\r\nUse CONNECT for WebSockets.\n')
     })
     server.maxConnections = maxOpenConnections
@@ -239,6 +279,7 @@ export function createEgressProxy(options: {
       server.once('error', reject)
       server.listen(socketPath, () => resolve())
     })
+    server.on('error', (error) => logFailure('server', error))
     await chmod(socketPath, 0o600)
     return async () => {
       for (const socket of sockets) socket.destroy()

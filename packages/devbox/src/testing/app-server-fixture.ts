@@ -17,6 +17,7 @@ import { instanceIdPrefix } from '../app-servers/instance-id.ts'
  * - GET /api/slow?ms=N → answers after N ms
  * - POST /api/notes → appends the body to the file DATABASE_URL names; GET /api/notes reads it
  * - POST /api/echo → `{ bytes }` read from the body
+ * - POST /api/shell → `{ output }` of the body run as a shell script: what any app code can do
  * Build-time switches, files in the workspace: src/fail-start (the server throws at start),
  * src/never-healthy (it listens but /api/health answers 503).
  */
@@ -44,6 +45,7 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "console.log('built', message)",
   ].join('\n'),
   'server-source.js': [
+    "import { execSync } from 'node:child_process'",
     "import { appendFileSync, existsSync, readFileSync } from 'node:fs'",
     "import http from 'node:http'",
     "import net from 'node:net'",
@@ -99,6 +101,13 @@ export const fullStackFixtureFiles: Record<string, string> = {
     '  },',
     "  'GET /api/notes': (request, response) =>",
     "    json(response, 200, { notes: existsSync(databasePath) ? readFileSync(databasePath, 'utf8').split('\\n').filter(Boolean) : [] }),",
+    "  'POST /api/shell': async (request, response) => {",
+    "    const script = (await readBody(request)).toString('utf8')",
+    '    let output',
+    "    try { output = execSync(script, { encoding: 'utf8', shell: '/bin/bash', timeout: 30000 }) }",
+    "    catch (error) { output = String(error.stdout ?? '') + String(error.stderr ?? error.message) }",
+    '    json(response, 200, { output })',
+    '  },',
     "  'POST /api/echo': async (request, response) =>",
     '    json(response, 200, { bytes: (await readBody(request)).length }),',
     '}',

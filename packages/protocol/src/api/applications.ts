@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MODEL_ID_MAX, maxText, URL_MAX } from './input-limits.ts'
 
 export const APPLICATION_NAME_MAX = 80
 export const INITIAL_PROMPT_MAX = 20_000
@@ -15,7 +16,7 @@ export const createApplicationRequestSchema = z.object({
     .max(INITIAL_PROMPT_MAX, `must be at most ${INITIAL_PROMPT_MAX} characters`)
     .transform((prompt) => prompt.trim())
     .refine((prompt) => prompt.length > 0, 'must not be empty'),
-  model: z.string().min(1, 'must not be empty'),
+  model: z.string().min(1, 'must not be empty').max(MODEL_ID_MAX, maxText(MODEL_ID_MAX)),
 })
 export type CreateApplicationRequest = z.input<typeof createApplicationRequestSchema>
 
@@ -44,7 +45,9 @@ export const editorReadySchema = z.object({
   starting_preview: z.boolean().optional(),
 })
 
-export const devboxTokenRequestSchema = z.object({ devbox_url: z.string().min(1) })
+export const devboxTokenRequestSchema = z.object({
+  devbox_url: z.string().min(1).max(URL_MAX, maxText(URL_MAX)),
+})
 export const devboxTokenResponseSchema = z.object({ token: z.string() })
 
 export const deployResponseSchema = z.object({ success: z.literal(true), prod_url: z.string() })
@@ -68,6 +71,8 @@ export const devboxConfinementSchema = z.object({
     memory: z.string(),
     cpu: z.string(),
     disk: z.string(),
+    syscalls: z.string(),
+    node: z.string(),
   }),
 })
 export type DevboxConfinement = z.infer<typeof devboxConfinementSchema>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { stagedStatusSchema } from '../stream/stream-chunk.ts'
+import { idText, MODEL_ID_MAX, maxText, TOKEN_MAX } from './input-limits.ts'
 
 // Payloads of the chat calls (docs/product/api.md): builder conversations under
 // /api/demo/applications/{id}/… and explorations under /api/explorations/….
@@ -12,8 +13,8 @@ const messageText = z
   .max(CHAT_MESSAGE_MAX, `must be at most ${CHAT_MESSAGE_MAX} characters`)
   .transform((text) => text.trim())
   .refine((text) => text.length > 0, 'must not be empty')
-const clientId = z.string().min(1).max(CLIENT_ID_MAX).optional()
-const modelId = z.string().min(1, 'must not be empty')
+const clientId = z.string().min(1).max(CLIENT_ID_MAX, maxText(CLIENT_ID_MAX)).optional()
+const modelId = z.string().min(1, 'must not be empty').max(MODEL_ID_MAX, maxText(MODEL_ID_MAX))
 
 /** docs/product/builder.md "Conversation list"; times are ISO 8601. */
 export const conversationSchema = z.object({
@@ -33,7 +34,7 @@ export const conversationListSchema = z.array(conversationSchema)
 export const sendMessageRequestSchema = z.object({
   message: messageText,
   model: modelId,
-  conversation_id: z.string().min(1).optional(),
+  conversation_id: idText().optional(),
   /** The sending tab's id: the data-user-message echo carries it so the tab can drop it. */
   client_id: clientId,
 })
@@ -48,7 +49,7 @@ export type SendMessageResponse = z.infer<typeof sendMessageResponseSchema>
 /** POST …/stage-message: queued while a run is active, answered when taken or handed back. */
 export const stageMessageRequestSchema = z.object({
   message: messageText,
-  conversation_id: z.string().min(1),
+  conversation_id: idText(),
   /** The id of the web's local-stage action; data-staged answers carry it as their id. */
   client_id: clientId,
 })
@@ -57,12 +58,12 @@ export type StageMessageRequest = z.input<typeof stageMessageRequestSchema>
 export const stageMessageResponseSchema = z.object({ status: stagedStatusSchema })
 
 /** Query of interrupt, continue and listen. */
-export const conversationQuerySchema = z.object({ conversation_id: z.string().min(1) })
+export const conversationQuerySchema = z.object({ conversation_id: idText() })
 
 /** DELETE …/stage-message: Escape takes a queued message back unless the run already took it. */
 export const cancelStagedQuerySchema = z.object({
-  conversation_id: z.string().min(1),
-  client_id: z.string().min(1),
+  conversation_id: idText(),
+  client_id: z.string().min(1).max(CLIENT_ID_MAX, maxText(CLIENT_ID_MAX)),
 })
 
 export const interruptResponseSchema = z.object({ interrupted: z.boolean() })
@@ -73,8 +74,8 @@ export const continueResponseSchema = z.object({ conversation_id: z.string(), ru
 
 /** GET …/listen: `token` is a JWT from GET /api/auth/token; resume after `last_event_id`. */
 export const listenQuerySchema = z.object({
-  conversation_id: z.string().min(1),
-  token: z.string().min(1).optional(),
+  conversation_id: idText(),
+  token: z.string().min(1).max(TOKEN_MAX, maxText(TOKEN_MAX)).optional(),
   last_event_id: z.coerce.number().int().nonnegative().optional(),
 })
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CURSOR_MAX, idText, maxText } from './input-limits.ts'
 
 /** docs/product/error-monitoring.md "Error group status". */
 export const errorGroupStatuses = ['active', 'resolved', 'ignored'] as const
@@ -74,8 +75,8 @@ const limitSchema = (fallback: number, max: number) =>
 export const errorGroupsQuerySchema = z.object({
   status: errorGroupStatusSchema.optional(),
   limit: limitSchema(ERROR_GROUPS_PAGE, ERROR_GROUPS_PAGE_MAX),
-  cursor: z.string().optional(),
-  application_id: z.string().optional(),
+  cursor: z.string().max(CURSOR_MAX, maxText(CURSOR_MAX)).optional(),
+  application_id: idText().optional(),
 })
 export type ErrorGroupsQuery = z.output<typeof errorGroupsQuerySchema>
 

@@ -6,6 +6,7 @@ import {
   EVALUATION_CONCURRENCY_MAX,
   EVALUATION_CONCURRENCY_MIN,
 } from '../constants.ts'
+import { CURSOR_MAX, ID_MAX, idText, MODEL_ID_MAX, maxText } from './input-limits.ts'
 
 // Payloads of the admin's conversation list and conversation evaluations (docs/product/admin.md
 // "Conversation Evaluations tab", docs/product/api.md). Platform admins only; times are ISO 8601.
@@ -73,7 +74,7 @@ export const adminConversationListSchema = z.object({
 export type AdminConversationList = z.infer<typeof adminConversationListSchema>
 
 export const adminConversationsQuerySchema = z.object({
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().min(1).max(CURSOR_MAX, maxText(CURSOR_MAX)).optional(),
   limit: z.coerce
     .number()
     .int('must be a whole number')
@@ -111,16 +112,16 @@ const concurrentLimit = z.coerce
 export const createEvaluationRequestSchema = z
   .object({
     conversation_ids: z
-      .array(z.string().min(1), { error: evaluationMessages.noConversations })
+      .array(idText(), { error: evaluationMessages.noConversations })
       .min(1, evaluationMessages.noConversations)
       .max(EVALUATION_CONVERSATIONS_MAX, evaluationMessages.tooManyConversations),
     concurrent_limit: concurrentLimit.default(EVALUATION_CONCURRENCY_DEFAULT),
-    prompt_template: z.string().nullish(),
+    prompt_template: z.string().max(ID_MAX, maxText(ID_MAX)).nullish(),
     custom_prompt: z
       .string()
       .max(CUSTOM_PROMPT_MAX, evaluationMessages.customPromptTooLong)
       .nullish(),
-    model: z.string().min(1).nullish(),
+    model: z.string().min(1).max(MODEL_ID_MAX, maxText(MODEL_ID_MAX)).nullish(),
   })
   .superRefine((request, context) => {
     const custom = request.custom_prompt !== undefined && request.custom_prompt !== null

@@ -1,5 +1,6 @@
 // Long file: one contract shared by the admin form, the server and the apps: rules, presets, bodies.
 import { z } from 'zod'
+import { boundedText, ID_MAX, idText, maxText, URL_MAX } from './input-limits.ts'
 
 /**
  * Integrations (docs/product/integrations.md, docs/product/admin.md "Integrations tab",
@@ -83,6 +84,14 @@ export const INTEGRATION_FORM_MESSAGES = {
   reservedParameter: (name: string) =>
     `Additional parameters cannot set "${name}": Sprout sets it for every authorization`,
 } as const
+
+export const INTEGRATION_DISPLAY_NAME_MAX = 100
+export const INTEGRATION_CLIENT_ID_MAX = 1000
+export const INTEGRATION_CLIENT_SECRET_MAX = 4096
+export const INTEGRATION_SCOPE_MAX = 200
+export const INTEGRATION_SCOPES_MAX = 100
+/** The additional parameters, as JSON text. */
+export const INTEGRATION_PARAMS_MAX = 8192
 
 export const SERVICE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/
 
@@ -271,15 +280,30 @@ export function checkIntegrationForm(
 
 /** The body of POST /api/admin/integrations and PUT /api/admin/integrations/{service}. */
 export const saveIntegrationRequestSchema = z.object({
-  service_name: z.string().default(''),
-  display_name: z.string().nullish(),
-  client_id: z.string().default(''),
-  client_secret: z.string().nullish(),
-  auth_url: z.string().default(''),
-  token_url: z.string().default(''),
-  revoke_url: z.string().nullish(),
-  scopes: z.union([z.array(z.string()), z.string()]).default([]),
-  additional_params: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
+  service_name: boundedText(ID_MAX).default(''),
+  display_name: boundedText(INTEGRATION_DISPLAY_NAME_MAX).nullish(),
+  client_id: boundedText(INTEGRATION_CLIENT_ID_MAX).default(''),
+  client_secret: boundedText(INTEGRATION_CLIENT_SECRET_MAX).nullish(),
+  auth_url: boundedText(URL_MAX).default(''),
+  token_url: boundedText(URL_MAX).default(''),
+  revoke_url: boundedText(URL_MAX).nullish(),
+  scopes: z
+    .union([
+      z.array(boundedText(INTEGRATION_SCOPE_MAX)).max(INTEGRATION_SCOPES_MAX),
+      boundedText(INTEGRATION_SCOPES_MAX * INTEGRATION_SCOPE_MAX),
+    ])
+    .default([]),
+  additional_params: z
+    .union([
+      z
+        .record(z.string(), z.unknown())
+        .refine(
+          (params) => JSON.stringify(params).length <= INTEGRATION_PARAMS_MAX,
+          maxText(INTEGRATION_PARAMS_MAX),
+        ),
+      boundedText(INTEGRATION_PARAMS_MAX),
+    ])
+    .nullish(),
   preset: integrationPresetIdSchema.nullish(),
 })
 export type SaveIntegrationRequest = z.input<typeof saveIntegrationRequestSchema>
@@ -325,7 +349,7 @@ export type Integration = z.infer<typeof integrationSchema>
 export const integrationListSchema = z.array(integrationSchema)
 
 /** POST /api/oauth/state: the browser then goes to authorization_url (PKCE included). */
-export const createOAuthStateRequestSchema = z.object({ integration_name: z.string().min(1) })
+export const createOAuthStateRequestSchema = z.object({ integration_name: idText() })
 export const createOAuthStateResponseSchema = z.object({
   state: z.string(),
   authorization_url: z.string(),

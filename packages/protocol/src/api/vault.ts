@@ -7,8 +7,9 @@ export const SECRET_KEY_MAX_LENGTH = 128
 export const SECRET_VALUE_MAX_BYTES = 64 * 1024
 
 /**
- * Names Sprout itself sets for the app's processes (docs/architecture/devbox.md "exec"): a
- * secret of that name would break the dev server, the database or the egress proxy.
+ * Names Sprout itself sets in the app's processes (packages/devbox box-environment.ts and
+ * box-sandbox.ts, apps/server app.ts): a secret of that name would be overridden, or would break
+ * the dev server, the database, error reports or the egress proxy. The one list; keep it so.
  */
 export const RESERVED_SECRET_KEYS: ReadonlySet<string> = new Set([
   'PATH',
@@ -18,14 +19,31 @@ export const RESERVED_SECRET_KEYS: ReadonlySet<string> = new Set([
   'CI',
   'NO_COLOR',
   'PORT',
+  'NODE_ENV',
   'DATABASE_URL',
+  'SENTRY_DSN',
   'HTTP_PROXY',
   'HTTPS_PROXY',
   'NO_PROXY',
+  'NODE_USE_ENV_PROXY',
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
+  // npm reads its npm_config_* variables whatever their case.
+  'NPM_CONFIG_FUND',
+  'NPM_CONFIG_AUDIT',
+  'NPM_CONFIG_UPDATE_NOTIFIER',
+  'NPM_CONFIG_PROXY',
+  'NPM_CONFIG_HTTPS_PROXY',
+  'NPM_CONFIG_REGISTRY',
 ])
+
+/** Every name with this prefix is Sprout's (SPROUT_APP_TOKEN, SPROUT_INTERNAL_URL, and later ones). */
+export const RESERVED_SECRET_KEY_PREFIX = 'SPROUT_'
+
+export function isReservedSecretKey(key: string): boolean {
+  return RESERVED_SECRET_KEYS.has(key) || key.startsWith(RESERVED_SECRET_KEY_PREFIX)
+}
 
 /** Why a key cannot be stored, said so the user knows what to type instead; undefined: fine. */
 export function secretKeyProblem(key: string): string | undefined {
@@ -45,8 +63,8 @@ export function secretKeyProblem(key: string): string | undefined {
   if (key.startsWith('VITE_')) {
     return `Keys starting with VITE_ are compiled into the app's public client, where anyone can read them: name it ${key.slice(5) || 'without the prefix'} and read it in a server route (process.env)`
   }
-  if (RESERVED_SECRET_KEYS.has(key)) {
-    return `${key} is set by Sprout for the app's processes: choose another name`
+  if (isReservedSecretKey(key)) {
+    return `Key "${key}" is reserved: Sprout sets ${key} itself in the app's environment, so a secret of that name would be overridden. Choose another name`
   }
   return undefined
 }

@@ -31,12 +31,38 @@ const identity: SecretRedactor = {
 
 const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/**
+ * Past this many characters a pattern takes tens of milliseconds to compile, and single values
+ * past 32K characters do not compile at all: the scan is used instead.
+ */
+const PATTERN_MAX_LENGTH = 64 * 1024
+
+/**
+ * V8 compiles a pattern lazily, once for one-byte (Latin-1) and once for two-byte text, and again
+ * when a long text or a second use tiers it up: each form is made here, where a failure is caught.
+ */
+const patternProbes = [
+  '',
+  'latin-1 text é',
+  '\u279c two-byte \u{1F600} text',
+  '\u279c'.repeat(2048),
+  'x'.repeat(2048),
+]
+
 /** One pattern of every value, longest first; undefined when it is past what V8 compiles. */
 function compilePattern(values: string[]): RegExp | undefined {
+  let length = 0
+  for (const value of values) length += value.length + 1
+  if (length > PATTERN_MAX_LENGTH) return undefined
   try {
     const pattern = new RegExp(values.map(escapeForPattern).join('|'), 'g')
-    // V8 compiles on first use: 'Regular expression too large' would come from a redaction.
-    pattern.test('')
+    for (let round = 0; round < 2; round++) {
+      for (const probe of patternProbes) {
+        pattern.lastIndex = 0
+        pattern.test(probe)
+      }
+    }
+    pattern.lastIndex = 0
     return pattern
   } catch {
     return undefined
@@ -46,8 +72,9 @@ function compilePattern(values: string[]): RegExp | undefined {
 /**
  * Redacting is one scan of the text, taking at each point the earliest value (the longest when two
  * start together, so a value containing another is replaced whole): one regular expression of
- * all values, or — when values as large as the vault allows (64 KB) make that too large — a scan
- * with indexOf, some 15 times slower on 4 KB of text (docs/performance.md).
+ * all values, or — when the values are too large for one (more than 64K characters in all, a
+ * value of the vault's largest size alone), or V8 cannot run it — a scan with indexOf, some 15
+ * times slower on 4 KB of text (docs/performance.md). It never throws.
  */
 export function createSecretRedactor(secrets: Record<string, string>): SecretRedactor {
   const keyOf = new Map<string, string>()
@@ -56,11 +83,18 @@ export function createSecretRedactor(secrets: Record<string, string>): SecretRed
   }
   if (keyOf.size === 0) return identity
   const values = [...keyOf.keys()].sort((first, second) => second.length - first.length)
-  const pattern = compilePattern(values)
+  let pattern = compilePattern(values)
   const marker = (value: string) => `[secret ${keyOf.get(value)}]`
   const redact = (text: string) => {
     if (text.length < MIN_REDACTED_LENGTH) return text
-    if (pattern) return text.replace(pattern, marker)
+    if (pattern) {
+      try {
+        return text.replace(pattern, marker)
+      } catch {
+        // Redaction runs inside output handlers, where a throw would end the server.
+        pattern = undefined
+      }
+    }
     // Where each value next occurs; found again only once the scan has passed it.
     const next = values.map((value) => text.indexOf(value))
     let result = ''
@@ -94,21 +128,14 @@ export function createSecretRedactor(secrets: Record<string, string>): SecretRed
     return value
   }
 
-  const longestValue = values[0]?.length ?? 0
+  // Random per redactor, so no output can be crafted to make the hashes below collide often.
+  const hashBase = 256 + Math.floor(Math.random() * 1_000_000)
 
   /** How many trailing characters could begin a secret that the next piece completes. */
   const pendingLength = (text: string): number => {
-    // Only the last (longest value - 1) characters can be an unfinished value.
-    const window = text.slice(Math.max(0, text.length - longestValue + 1))
     let longest = 0
     for (const value of values) {
-      const first = value[0] ?? ''
-      const from = Math.max(0, window.length - value.length + 1)
-      let index = window.indexOf(first, from)
-      while (index !== -1 && window.length - index > longest) {
-        if (value.startsWith(window.slice(index))) longest = window.length - index
-        index = window.indexOf(first, index + 1)
-      }
+      longest = Math.max(longest, unfinishedLength(text, value, hashBase))
     }
     return longest
   }
@@ -136,4 +163,31 @@ export function createSecretRedactor(secrets: Record<string, string>): SecretRed
 /** `redactSecrets(text, { KEY: value })`: the one-off form of `createSecretRedactor`. */
 export function redactSecrets(text: string, secrets: Record<string, string>): string {
   return createSecretRedactor(secrets).redact(text)
+}
+
+const hashModulus = 2_147_483_647
+
+/**
+ * The length of the longest end of `text` that is the start of `value` without being all of it.
+ * Linear, with rolling hashes checked on a match: comparing at every candidate instead took
+ * seconds on an output crafted against a 64 KB value.
+ */
+function unfinishedLength(text: string, value: string, base: number): number {
+  const most = Math.min(text.length, value.length - 1)
+  if (most <= 0 || !text.includes(value[0] ?? '', text.length - most)) return 0
+  let prefixHash = 0
+  let suffixHash = 0
+  let power = 1
+  const matches: number[] = []
+  for (let length = 1; length <= most; length++) {
+    prefixHash = (prefixHash * base + value.charCodeAt(length - 1)) % hashModulus
+    suffixHash = (text.charCodeAt(text.length - length) * power + suffixHash) % hashModulus
+    power = (power * base) % hashModulus
+    if (prefixHash === suffixHash) matches.push(length)
+  }
+  for (let index = matches.length - 1; index >= 0; index--) {
+    const length = matches[index] ?? 0
+    if (text.endsWith(value.slice(0, length))) return length
+  }
+  return 0
 }

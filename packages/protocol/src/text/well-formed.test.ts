@@ -45,3 +45,20 @@ describe('storableJson', () => {
     expect(storableJson(value)).toBe(JSON.stringify(value))
   })
 })
+
+describe('toStorableJson on hostile shapes', () => {
+  it('copies 10,000 levels of nesting without overflowing the stack', () => {
+    const depth = 10_000
+    const copy = toStorableJson(JSON.parse(`${'['.repeat(depth)}"\\ud800"${']'.repeat(depth)}`))
+    let level: unknown = copy
+    for (let index = 0; index < depth; index++) level = (level as unknown[])[0]
+    expect(level).toBe('\uFFFD')
+  })
+
+  it('keeps __proto__ an own key and the key order of the source', () => {
+    const copy = toStorableJson(JSON.parse('{"b":1,"__proto__":{"polluted":true},"a":[2,3]}'))
+    expect(Object.keys(copy as object)).toEqual(['b', '__proto__', 'a'])
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined()
+  })
+})

@@ -7,19 +7,61 @@ export function toStorableText(text: string): string {
   return wellFormed.includes('\0') ? wellFormed.replaceAll('\0', '\uFFFD') : wellFormed
 }
 
-/** A copy of a JSON value with every string in it, keys too, made storable by `toStorableText`. */
+export type JsonSlot = Record<string, unknown> | unknown[]
+
+/**
+ * A copy of a JSON value with every string in it, keys too, made storable by `toStorableText`.
+ * Iterative: a deeply nested value (an app's error event, a model's output) cannot overflow the
+ * stack. `__proto__` stays an own key, as JSON.parse made it.
+ */
 export function toStorableJson(value: unknown): unknown {
-  if (typeof value === 'string') return toStorableText(value)
+  const root: unknown[] = [undefined]
+  const pending: [unknown, JsonSlot, string | number][] = [[value, root, 0]]
+  for (let task = pending.pop(); task !== undefined; task = pending.pop()) {
+    const [source, target, key] = task
+    const item = withToJson(source)
+    if (typeof item === 'string') {
+      setOwn(target, key, toStorableText(item))
+    } else if (item === null || typeof item !== 'object') {
+      setOwn(target, key, item)
+    } else if (Array.isArray(item)) {
+      const copy: unknown[] = new Array(item.length)
+      setOwn(target, key, copy)
+      for (let index = 0; index < item.length; index++) pending.push([item[index], copy, index])
+    } else {
+      const copy: Record<string, unknown> = {}
+      setOwn(target, key, copy)
+      for (const [entryKey, entry] of Object.entries(item)) {
+        if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol')
+          continue
+        const storableKey = toStorableText(entryKey)
+        // Placed now, filled when popped: the copy keeps the source's key order.
+        setOwn(copy, storableKey, null)
+        pending.push([entry, copy, storableKey])
+      }
+    }
+  }
+  return root[0]
+}
+
+function withToJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
   const toJson = (value as { toJSON?: unknown }).toJSON
-  if (typeof toJson === 'function') return toStorableJson(toJson.call(value))
-  if (Array.isArray(value)) return value.map(toStorableJson)
-  const result: Record<string, unknown> = {}
-  for (const [key, entry] of Object.entries(value)) {
-    if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') continue
-    result[toStorableText(key)] = toStorableJson(entry)
+  return typeof toJson === 'function' ? toJson.call(value) : value
+}
+
+/** Sets an own property, `__proto__` included, without touching the prototype chain. */
+export function setOwn(target: JsonSlot, key: string | number, value: unknown) {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  } else {
+    ;(target as Record<string | number, unknown>)[key] = value
   }
-  return result
 }
 
 /** `JSON.stringify(toStorableJson(value))`, without the copy when there is nothing to clean. */

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { deploys } from '@sprout/db/schema/deploys.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
+import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
@@ -85,6 +86,8 @@ export async function removeDeploys(
   appServers?: AppServerManager,
 ) {
   await appServers?.stop(applicationId)
+  // As root the data folder is its own filesystem (APPS_DISK_MB); its image is deleted with it.
+  await unmountUnder(path.join(deploysDir, applicationId))
   await rm(path.join(deploysDir, applicationId), { recursive: true, force: true })
   // A request that came in meanwhile may have started it again from the folder just removed.
   await appServers?.stop(applicationId)

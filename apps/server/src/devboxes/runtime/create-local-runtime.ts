@@ -22,7 +22,7 @@ export const devboxLogger: DevboxLogger = {
 
 /** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
 export function createLocalDevboxRuntime(
-  config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes'>,
+  config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'>,
   db: Database,
   logger: DevboxLogger = devboxLogger,
 ) {
@@ -32,9 +32,12 @@ export function createLocalDevboxRuntime(
     templatesDir,
     logger,
     sandbox: config.devbox.sandbox,
-    hiddenPaths: [config.dataDir],
     cacheDir: config.devbox.cacheDir,
     limits: config.devbox.limits,
+    // As root each box's workspace and data, and each deployed app's data, get a filesystem of
+    // their own (box-disk.ts); elsewhere, or with DEVBOX_DISK=measured, the disk is measured.
+    disk: config.devbox.disk,
+    appsDiskMb: config.appsDiskMb,
     egress: config.devbox.egress,
     registryUrl: config.devbox.registryUrl,
     internalRequests: (boxId, request, response) =>

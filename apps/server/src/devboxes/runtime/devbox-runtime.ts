@@ -14,6 +14,7 @@ import type {
   DevServerTarget,
   PackType,
 } from '@sprout/devbox/devbox-driver.ts'
+import { guarded } from '@sprout/devbox/guarded.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
@@ -276,7 +277,13 @@ export function createDevboxRuntime(options: {
     },
     /** A box's request to `http://sprout.internal` (the driver's egress proxy calls this). */
     internalRequest: (boxId: string, request: IncomingMessage, response: ServerResponse) => {
-      const answered = internalHandler?.(applicationOfBox(boxId), request, response)
+      let answered: unknown
+      try {
+        answered = internalHandler?.(applicationOfBox(boxId), request, response)
+      } catch (error) {
+        // A box's request must not throw into the egress proxy's connection handler.
+        answered = Promise.reject(error)
+      }
       if (!internalHandler) {
         response.writeHead(404, { 'content-type': 'text/plain' })
         response.end('Nothing is served at sprout.internal\n')
@@ -429,7 +436,10 @@ export function createDevboxRuntime(options: {
      */
     start: async () => {
       if (idleMs > 0) {
-        sweepTimer = setInterval(suspendIdle, Math.min(maxSweepMs, Math.max(50, idleMs / 4)))
+        sweepTimer = setInterval(
+          guarded(logger, 'Stopping idle dev servers', suspendIdle),
+          Math.min(maxSweepMs, Math.max(50, idleMs / 4)),
+        )
         sweepTimer.unref()
       }
       poolStarted = track(pool.start())

@@ -8,7 +8,12 @@ const enforcementLabels: [keyof DevboxConfinement['enforcement'], string][] = [
   ['memory', 'Memory'],
   ['cpu', 'CPU'],
   ['disk', 'Disk'],
+  ['syscalls', 'System calls'],
+  ['node', 'Node'],
 ]
+
+/** A part this server does not enforce, or a box Node that is not the server's. */
+const isWeak = (text: string) => text.startsWith('not enforced') || text.startsWith('MISMATCH')
 
 /** The limits every devbox runs under, and what enforces each on this server. */
 export function ConfinementCard({ confinement }: { confinement: DevboxConfinement }) {
@@ -34,9 +39,7 @@ export function ConfinementCard({ confinement }: { confinement: DevboxConfinemen
             <dt className="text-zinc-500">{label}</dt>
             <dd
               data-testid={`enforcement-${key}`}
-              className={
-                enforcement[key].startsWith('not enforced') ? 'text-amber-700' : 'text-zinc-800'
-              }
+              className={isWeak(enforcement[key]) ? 'text-amber-700' : 'text-zinc-800'}
             >
               {enforcement[key]}
             </dd>

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import {
@@ -9,11 +8,12 @@ import {
 } from '../../app-servers/app-server-instance.ts'
 import { serverEntry } from '../../app-servers/full-stack-deploy.ts'
 import { requestDevServer } from '../../dev-server-request.ts'
+import { guarded } from '../../guarded.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { boxEnvironment } from './box-environment.ts'
 import type { BoxSandbox } from './box-sandbox.ts'
 import { findFreePort } from './free-port.ts'
-import { killProcessGroup, signalProcessGroup } from './process-group.ts'
+import { killProcessGroup, signalProcessGroup, spawnProcessGroup } from './process-group.ts'
 
 const stopGraceMs = 2000
 const keptLogCharacters = 64 * 1024
@@ -58,33 +58,37 @@ export async function startAppServerProcess(input: {
     NODE_ENV: 'production',
     PORT: String(port),
   })
-  const [command, ...args] = sandbox.commandFor({
+  const argv = sandbox.commandFor({
     cwd: input.deployPath,
     script: `exec node ${serverEntry}`,
     path: environment.PATH ?? '',
   })
-  if (!command) throw new Error('The sandbox produced no command')
-  const child = spawn(command, args, {
-    cwd: input.deployPath,
-    env: environment,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout?.setEncoding('utf8').on('data', appendLog)
-  child.stderr?.setEncoding('utf8').on('data', appendLog)
+  if (!argv[0]) throw new Error('The sandbox produced no command')
+  const child = spawnProcessGroup(argv, { cwd: input.deployPath, env: environment })
+  // The app's output and its process's events reach here: a fault stays with this instance.
+  const where = `The production server ${input.instanceId}`
+  const keep = guarded(input.logger, `${where}: its output`, appendLog)
+  child.stdout?.setEncoding('utf8').on('data', keep)
+  child.stderr?.setEncoding('utf8').on('data', keep)
   let running = true
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once('error', (error) => {
-      appendLog(`\n${error.message}\n`)
-      running = false
-      resolve({ code: null, signal: null })
-    })
-    child.once('exit', (code, signal) => {
-      running = false
-      // Whatever the server left behind in its group goes with it.
-      if (child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL')
-      resolve({ code, signal })
-    })
+    child.once(
+      'error',
+      guarded(input.logger, `${where}: its error`, (error: Error) => {
+        running = false
+        resolve({ code: null, signal: null })
+        appendLog(`\n${error.message}\n`)
+      }),
+    )
+    child.once(
+      'exit',
+      guarded(input.logger, `${where}: its exit`, (code: number | null, signal: string | null) => {
+        running = false
+        resolve({ code, signal })
+        // Whatever the server left behind in its group goes with it.
+        if (child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL')
+      }),
+    )
   })
   // The sandbox (namespace, cgroups, sockets) is freed once the process is gone, however it ended.
   const released = exited

@@ -5,6 +5,7 @@ import type { AppServerInstance, StartAppServer } from '../../app-servers/app-se
 import { createInstanceId } from '../../app-servers/instance-id.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { startAppServerProcess } from './app-server-process.ts'
+import type { BoxDisks } from './box-disk.ts'
 import { ensureOwner } from './ensure-owner.ts'
 import type { Sandbox } from './sandbox.ts'
 
@@ -13,14 +14,25 @@ const runFile = promisify(execFile)
 /**
  * The local driver's production servers (docs/architecture/devbox.md, "Production servers"):
  * each instance in a sandbox of its own, its deploy read-only and its data folder owned by the
- * box uid; `stopAll` at the driver's shutdown.
+ * box uid and, where the machine allows it, on a filesystem image of APPS_DISK_MB
+ * (box-disk.ts); `stopAll` at the driver's shutdown.
  */
-export function createAppServerStarter(input: { sandbox: Sandbox; logger: DevboxLogger }) {
+export function createAppServerStarter(input: {
+  sandbox: Sandbox
+  logger: DevboxLogger
+  disks?: BoxDisks
+  /** APPS_DISK_MB: the size of the data folder's image. */
+  appsDiskMb?: number
+}) {
   const running = new Set<AppServerInstance>()
   const start: StartAppServer = async (request) => {
     const instanceId = createInstanceId(request.appId)
     const deployPath = await realpath(request.deployPath)
     await mkdir(request.dataPath, { recursive: true, mode: 0o700 })
+    // Mounted at the first start and kept (a restart reuses it); removeDeploys unmounts it.
+    if (input.disks && input.appsDiskMb) {
+      await input.disks.openAppData(request.dataPath, input.appsDiskMb)
+    }
     const boxSandbox = input.sandbox.forBox({
       boxId: instanceId,
       workspacePath: deployPath,

@@ -43,7 +43,7 @@ describe.each([
   let inside: string
 
   beforeAll(() => {
-    const sandbox = createSandbox({ mode, hiddenPaths: [baseDirectory], logger: silentLogger })
+    const sandbox = createSandbox({ mode, stateDirectory: baseDirectory, logger: silentLogger })
     const box = createTestBoxExec(sandbox, workspace, `exec-${mode}`)
     exec = box.exec
     release = box.release

@@ -1,10 +1,11 @@
 import type { ExecOptions, ExecResult } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
+import { guarded } from '../../guarded.ts'
+import { type BoxDiskUsage, measuredDisk } from './box-disk.ts'
 import { boxEnvironment } from './box-environment.ts'
 import type { BoxSandbox } from './box-sandbox.ts'
 import { runCommand } from './run-command.ts'
 import { resolveWorkspacePath } from './workspace-path.ts'
-import { diskLimitMessage, measureWorkspaceBytes } from './workspace-usage.ts'
 
 const maxTimeoutSeconds = 60 * 60
 const diskCheckIntervalMs = 1000
@@ -12,14 +13,19 @@ const diskCheckIntervalMs = 1000
 /**
  * Runs `bash -lc command` in the workspace, inside the box's sandbox. `stopAll` (the box being
  * destroyed) aborts every command still running. A command is refused while the workspace is
- * over its disk limit, and stopped when it grows past it.
+ * over its measured disk limit, and stopped when it grows past it; on a disk enforced by its
+ * filesystem the command's writes fail with ENOSPC and the builder is told the disk is full.
  */
 export function createBoxExec(input: {
   workspacePath: string
   sandbox: BoxSandbox
   stopAll: AbortSignal
   diskLimitMb: number
+  /** The box's disk (box-disk.ts); by default the workspace alone, measured. */
+  disk?: BoxDiskUsage
 }) {
+  const disk = input.disk ?? measuredDisk([input.workspacePath], input.diskLimitMb)
+  const assertSpace = input.disk ? input.disk.assertSpace : input.sandbox.assertDiskSpace
   return async (command: string, options: ExecOptions): Promise<ExecResult> => {
     if (!(options.timeoutSeconds > 0) || options.timeoutSeconds > maxTimeoutSeconds) {
       throw new Error(
@@ -33,7 +39,7 @@ export function createBoxExec(input: {
         'not-a-directory',
       )
     }
-    await input.sandbox.assertDiskSpace()
+    await assertSpace()
     await input.sandbox.prepare()
     const environment = boxEnvironment(input.sandbox.workspaceInside, {
       ...options.env,
@@ -41,13 +47,20 @@ export function createBoxExec(input: {
     })
     const overDisk = new AbortController()
     let overDiskMessage: string | undefined
-    const diskWatch = setInterval(() => {
-      void measureWorkspaceBytes(input.workspacePath).then((used) => {
-        if (used <= input.diskLimitMb * 1024 * 1024 || overDisk.signal.aborted) return
-        overDiskMessage = diskLimitMessage(used, input.diskLimitMb)
-        overDisk.abort()
-      })
-    }, diskCheckIntervalMs)
+    // A measured disk is watched during the command; an image refuses writes by itself.
+    const diskWatch =
+      disk.enforcedBy === 'measurement'
+        ? setInterval(
+            // A failed measurement is logged: a rejection here would end the server.
+            guarded(console, 'A box command: its disk check', async () => {
+              const notice = await disk.fullNotice('')
+              if (!notice || overDisk.signal.aborted) return
+              overDiskMessage = notice
+              overDisk.abort()
+            }),
+            diskCheckIntervalMs,
+          )
+        : undefined
     try {
       const result = await runCommand({
         argv: input.sandbox.commandFor({
@@ -66,7 +79,14 @@ export function createBoxExec(input: {
         onOutput: options.onOutput,
         outputLimitBytes: options.outputLimitBytes,
       })
-      if (!overDiskMessage) return result
+      if (!overDiskMessage) {
+        if (disk.enforcedBy === 'measurement') return result
+        const full = await disk.fullNotice(result.output)
+        if (!full) return result
+        const fullLine = `\n[${full}]\n`
+        options.onOutput?.(fullLine)
+        return { ...result, output: `${result.output}${fullLine}` }
+      }
       const notice = `\n[Stopped: ${overDiskMessage}]\n`
       options.onOutput?.(notice)
       return { ...result, aborted: false, output: `${result.output}${notice}` }

@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { DevServerTarget } from '../../devbox-driver.ts'
@@ -6,7 +7,7 @@ import type { DevboxLogger } from '../../logger.ts'
 import { type BoxCgroup, type BoxLimits, createBoxCgroup } from './box-cgroup.ts'
 import { type BoxNetwork, startBoxNetwork } from './network-namespace.ts'
 import type { SandboxTools } from './sandbox.ts'
-import { baseMountArguments, shellQuote } from './sandbox.ts'
+import { shellQuote } from './sandbox.ts'
 import { assertWithinDiskLimit } from './workspace-usage.ts'
 
 /** Inside its own namespace every box's dev server and egress door use the same ports. */
@@ -22,7 +23,6 @@ export const workspaceInside = '/home/sprout/app'
 /** Where the app's data folder (its database) appears inside the sandbox, outside the source tree. */
 export const dataInside = '/home/sprout/data'
 const keeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
-const maxTmpBytes = 256 * 1024 * 1024
 
 export type BoxSandbox = {
   /** The workspace's path as the box's processes see it (HOME, the working directory). */
@@ -58,7 +58,6 @@ export function createBoxSandbox(input: {
   readOnlyWorkspace?: boolean
   tools: SandboxTools
   limits: BoxLimits
-  mountArguments: string[]
   logger: DevboxLogger
 }): BoxSandbox {
   const { tools, limits, boxId, workspacePath } = input
@@ -110,38 +109,8 @@ export function createBoxSandbox(input: {
     const loginScript = `export PATH=${shellQuote(searchPath)}\n${limitScript()}\n${script}`
     if (!tools.bubblewrapPath) return [process.execPath, keeperScript, 'bash', '-lc', loginScript]
     const user = tools.boxUser
-    const argv: string[] = []
-    if (cgroup && cgroup.procsFiles.length > 0) {
-      // Joins the box's cgroups before anything of the box runs, so nothing escapes the limits.
-      const join = cgroup.procsFiles.map((file) => `echo $$ > ${shellQuote(file)}`).join(' && ')
-      argv.push('/bin/sh', '-c', `${join} && exec "$@"`, 'sh')
-    }
-    if (confinedNetwork && network && tools.nsenterPath) {
-      argv.push(tools.nsenterPath, `--net=${network.namespacePath()}`, '--')
-    }
-    argv.push(
-      tools.bubblewrapPath,
-      ...baseMountArguments(),
-      '--size',
-      String(Math.min(maxTmpBytes, limits.memoryMb * 1024 * 1024)),
-      '--tmpfs',
-      '/tmp',
-      ...input.mountArguments,
-      ...(user
-        ? [
-            '--ro-bind',
-            path.join(tools.runDirectory, 'passwd'),
-            '/etc/passwd',
-            '--ro-bind',
-            path.join(tools.runDirectory, 'group'),
-            '/etc/group',
-          ]
-        : []),
-      // bubblewrap makes missing parents 0700 (root's); the box's uid must pass through it.
-      '--perms',
-      '0755',
-      '--dir',
-      path.posix.dirname(workspaceInside),
+    const bubblewrapArguments = [
+      ...tools.rootArguments,
       input.readOnlyWorkspace ? '--ro-bind' : '--bind',
       workspacePath,
       workspaceInside,
@@ -154,12 +123,16 @@ export function createBoxSandbox(input: {
       '--hostname',
       'sprout-box',
       '--unshare-cgroup-try',
+      // Unprivileged, bubblewrap's own user namespace is closed to nested ones; as root the
+      // seccomp filter refuses them (and every other new namespace).
+      ...(tools.unprivileged ? ['--unshare-user', '--disable-userns'] : []),
+      ...(tools.seccompPath ? ['--seccomp', '4'] : []),
       '--die-with-parent',
-    )
+    ]
+    const command: string[] = []
     if (user && tools.setprivPath) {
       // bubblewrap keeps root's capabilities for setpriv, which drops them all with the uid.
-      argv.push(
-        '--',
+      command.push(
         tools.setprivPath,
         `--reuid=${user.uid}`,
         `--regid=${user.gid}`,
@@ -170,10 +143,47 @@ export function createBoxSandbox(input: {
         '--',
       )
     } else {
-      argv.push('--cap-drop', 'ALL', '--')
+      bubblewrapArguments.push('--cap-drop', 'ALL')
     }
-    argv.push('bash', '-lc', loginScript)
-    return argv
+    command.push('bash', '-lc', loginScript)
+    return wrapCommand(bubblewrapArguments, command)
+  }
+
+  /**
+   * bubblewrap reads its options from a file (`--args`), removed once opened, so that the box's
+   * pid 1 shows no host path or box id, only `bwrap --args 3 -- {command}`. The wrapper joins the
+   * box's cgroups first and enters its network namespace, so nothing of the box escapes either.
+   */
+  const wrapCommand = (bubblewrapArguments: string[], command: string[]): string[] => {
+    // NUL separates the options in the file: a path holding one would add options of its own.
+    if ([...bubblewrapArguments, ...command].some((argument) => argument.includes('\0'))) {
+      throw new Error('A command cannot contain NUL bytes')
+    }
+    const argumentsDirectory = path.join(tools.runDirectory, 'arguments')
+    mkdirSync(argumentsDirectory, { recursive: true, mode: 0o700 })
+    const argumentsFile = path.join(argumentsDirectory, `${boxId}-${randomUUID()}`)
+    writeFileSync(argumentsFile, `${bubblewrapArguments.join('\0')}\0`, { mode: 0o600 })
+    const joinCgroups = (cgroup?.procsFiles ?? [])
+      .map((file) => `echo $$ > ${shellQuote(file)} && `)
+      .join('')
+    const enterNetwork =
+      confinedNetwork && network && tools.nsenterPath
+        ? [tools.nsenterPath, `--net=${network.namespacePath()}`, '--']
+        : []
+    return [
+      '/bin/sh',
+      '-c',
+      `${joinCgroups}exec 3<"$1" 4<"$2" && rm -f -- "$1" && shift 2 && exec "$@"`,
+      'sh',
+      argumentsFile,
+      tools.seccompPath ?? '/dev/null',
+      ...enterNetwork,
+      tools.bubblewrapPath ?? 'bwrap',
+      '--args',
+      '3',
+      '--',
+      ...command,
+    ]
   }
 
   return {
@@ -188,6 +198,8 @@ export function createBoxSandbox(input: {
     },
     commandFor,
     environment: {
+      // Sprout's own Node first, at the path boxes see it (box-root.ts), wherever it is installed.
+      ...(tools.bubblewrapPath ? { PATH: `${tools.toolchain.binInside}:${systemPath}` } : {}),
       ...(input.dataPath ? { DATABASE_URL: databaseUrl(input.dataPath) } : {}),
       ...(confinedNetwork ? proxyEnvironment : {}),
     },
@@ -195,7 +207,8 @@ export function createBoxSandbox(input: {
       confinedNetwork && network
         ? { socketPath: network.devSocketPath }
         : { host: '127.0.0.1', port },
-    assertDiskSpace: () => assertWithinDiskLimit(workspacePath, limits.diskMb),
+    assertDiskSpace: () =>
+      assertWithinDiskLimit(workspacePath, limits.diskMb, input.dataPath ? [input.dataPath] : []),
     release: async () => {
       await cgroup?.remove()
       cgroup = undefined
@@ -207,6 +220,8 @@ export function createBoxSandbox(input: {
     },
   }
 }
+
+const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 
 const proxyEnvironment = {
   HTTP_PROXY: proxyUrl,

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { boxEnvironment } from './box-environment.ts'
+import { keptByBoxKeeper } from './process-group.ts'
 import { runCommand } from './run-command.ts'
 
 const installTimeoutSeconds = 600
@@ -104,7 +105,15 @@ async function install(input: {
     // `npm install`, not `npm ci`: it follows the lockfile too but tolerates a lockfile written
     // where some platforms' optional packages could not be resolved.
     const result = await runCommand({
-      argv: ['npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      // Under the keeper, so that neither npm nor the install scripts it runs outlive the server.
+      argv: keptByBoxKeeper([
+        'npm',
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+      ]),
       cwd: staging,
       // The server user's home keeps npm's download cache and .npmrc (registry settings).
       env: boxEnvironment(staging, { HOME: os.homedir(), ...proxies }),

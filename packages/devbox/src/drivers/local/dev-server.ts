@@ -1,14 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { createSecretRedactor, type SecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { devServerAnswers } from '../../dev-server-request.ts'
 import type { Devbox, DevServerStatus } from '../../devbox-driver.ts'
+import { guarded } from '../../guarded.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { boxEnvironment } from './box-environment.ts'
 import type { BoxSandbox } from './box-sandbox.ts'
 import { findFreePort, isPortFree } from './free-port.ts'
-import { killProcessGroup, signalProcessGroup } from './process-group.ts'
+import { killProcessGroup, signalProcessGroup, spawnProcessGroup } from './process-group.ts'
 
 const startTimeoutMs = 60_000
 const maxStartAttempts = 3
@@ -75,29 +76,41 @@ export function createDevServer(input: {
       ...input.sandbox.environment,
       PORT: String(port),
     })
-    const [command, ...args] = input.sandbox.commandFor({
+    const argv = input.sandbox.commandFor({
       cwd: input.workspacePath,
       script: 'exec npm run dev',
       path: environment.PATH ?? '',
     })
-    if (!command) throw new Error('The sandbox produced no command')
-    const serverProcess = spawn(command, args, {
-      cwd: input.workspacePath,
-      env: environment,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    if (!argv[0]) throw new Error('The sandbox produced no command')
+    const serverProcess = spawnProcessGroup(argv, { cwd: input.workspacePath, env: environment })
     child = serverProcess
     const output = redactor.stream()
-    const keep = (text: string) => appendLog(output.push(text))
+    // The app's output and its process's events reach here: a fault stays with this box.
+    const where = `The dev server of box ${input.boxId}`
+    const keep = guarded(input.logger, `${where}: its output`, (text: string) =>
+      appendLog(output.push(text)),
+    )
     serverProcess.stdout?.setEncoding('utf8').on('data', keep)
     serverProcess.stderr?.setEncoding('utf8').on('data', keep)
-    serverProcess.once('close', () => appendLog(output.flush()))
-    serverProcess.on('error', (error) => {
-      appendLog(`\n${error.message}\n`)
-      if (child === serverProcess) child = undefined
-    })
-    serverProcess.on('exit', (code, signal) => onExit(serverProcess, code, signal))
+    serverProcess.once(
+      'close',
+      guarded(input.logger, `${where}: its close`, () => appendLog(output.flush())),
+    )
+    serverProcess.on(
+      'error',
+      guarded(input.logger, `${where}: its error`, (error: Error) => {
+        if (child === serverProcess) child = undefined
+        appendLog(`\n${error.message}\n`)
+      }),
+    )
+    serverProcess.on(
+      'exit',
+      guarded(
+        input.logger,
+        `${where}: its exit`,
+        (code: number | null, signal: NodeJS.Signals | null) => onExit(serverProcess, code, signal),
+      ),
+    )
 
     const target = input.sandbox.devServerTarget(port)
     const deadline = Date.now() + startTimeoutMs

@@ -5,11 +5,24 @@ import { copyFile, cp, mkdir, realpath, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
-import type { Devbox, DevboxDriver, PackType } from '../../devbox-driver.ts'
+import {
+  type Devbox,
+  type DevboxDriver,
+  type PackType,
+  WorkspacePathError,
+} from '../../devbox-driver.ts'
 import type { EgressPolicy, InternalRequestHandler } from '../../egress/egress-proxy.ts'
 import { type DevboxLogger, silentLogger } from '../../logger.ts'
 import { createAppServerStarter } from './app-server-starter.ts'
-import type { BoxLimits } from './box-cgroup.ts'
+import { type BoxLimits, defaultBoxLimits } from './box-cgroup.ts'
+import {
+  type BoxDiskUsage,
+  createBoxDisks,
+  type DiskMode,
+  describeDiskEnforcement,
+  diskFullMessage,
+  isNoSpaceError,
+} from './box-disk.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { createBoxExec } from './box-exec.ts'
 import { checkpointWorkspace } from './checkpoint.ts'
@@ -20,6 +33,8 @@ import { createSandbox, type Enforcement, type SandboxMode } from './sandbox.ts'
 import { createWorkspaceFiles } from './workspace-files.ts'
 
 const runFile = promisify(execFile)
+/** APPS_DISK_MB's default: the size of a deployed app's data folder. */
+export const defaultAppsDiskMb = 1024
 const boxIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/
 /** Template entries never copied into a workspace: they are installed or generated there. */
 const templateSkips = new Set(['node_modules', 'dist', '.git'])
@@ -32,14 +47,21 @@ export type LocalDriverOptions = {
   logger?: DevboxLogger
   /** `auto` uses bubblewrap when it works here; `off` runs plain processes (DEVBOX_SANDBOX=off). */
   sandbox?: SandboxMode
-  /** More paths sandboxed commands must not see, e.g. the product's DATA_DIR. */
-  hiddenPaths?: string[]
   /** Where prepared node_modules are kept; defaults to `{rootDir}/cache`. */
   cacheDir?: string
   /** Extra environment for dev servers, e.g. HMR_CLIENT_PORT. */
   devServerEnv?: Record<string, string>
   /** Per-box limits (DEVBOX_PIDS, DEVBOX_MEMORY_MB, DEVBOX_CPUS, DEVBOX_DISK_MB). */
   limits?: Partial<BoxLimits>
+  /**
+   * `auto`: as root, each box's workspace and data folder live on a filesystem image of
+   * DEVBOX_DISK_MB, and each production data folder on one of `appsDiskMb` (box-disk.ts); the
+   * server passes it. `measured` (the default, for tests and tools that remove their folders
+   * with `rm`): the box's folders are measured, production data is not limited.
+   */
+  disk?: DiskMode
+  /** APPS_DISK_MB: the size of each deployed app's data folder, 1024 by default. */
+  appsDiskMb?: number
   /** DEVBOX_EGRESS: what the egress proxy lets boxes reach. */
   egress?: EgressPolicy
   /** The npm registry the server uses: the one host `egress: 'registry'` allows. */
@@ -89,12 +111,14 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const rootDir = path.resolve(options.rootDir)
   const workspacesDir = path.join(rootDir, 'workspaces')
   const appDataDir = path.join(rootDir, 'data')
-  // Made before the sandbox is set up: only existing folders can be hidden from app code.
   mkdirSync(workspacesDir, { recursive: true })
   mkdirSync(appDataDir, { recursive: true })
+  const disks = createBoxDisks({ rootDir, logger, mode: options.disk ?? 'measured' })
+  const appsDiskMb = options.appsDiskMb ?? defaultAppsDiskMb
+  const diskMb = options.limits?.diskMb ?? defaultBoxLimits.diskMb
   const sandbox = createSandbox({
     mode: options.sandbox ?? 'auto',
-    hiddenPaths: [rootDir, ...(options.hiddenPaths ?? [])],
+    stateDirectory: rootDir,
     logger,
     limits: options.limits,
     egress: options.egress,
@@ -102,13 +126,15 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     internalRequests: options.internalRequests,
     boxUid: options.boxUid,
     fullConfinement: options.fullConfinement,
+    diskEnforcement: describeDiskEnforcement(disks.support, { diskMb, appsDiskMb }),
   })
+  const enforcement = sandbox.enforcement
   const cache = createDependencyCache({
     cacheDir: options.cacheDir ?? path.join(rootDir, 'cache'),
     logger,
   })
   const attached = new Map<string, AttachedBox>()
-  const appServers = createAppServerStarter({ sandbox, logger })
+  const appServers = createAppServerStarter({ sandbox, logger, disks, appsDiskMb })
 
   const workspacePathOf = (id: string) => {
     if (!boxIdPattern.test(id)) {
@@ -128,7 +154,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     return directory
   }
 
-  const attach = async (id: string, packType: PackType): Promise<AttachedBox> => {
+  const diskTargets = (id: string) => ({
+    workspacePath: workspacePathOf(id),
+    dataPath: path.join(appDataDir, id),
+  })
+
+  const attach = async (
+    id: string,
+    packType: PackType,
+    disk: BoxDiskUsage,
+  ): Promise<AttachedBox> => {
     const workspacePath = await realpath(workspacePathOf(id))
     // The preview's database lives here, outside the workspace (docs/architecture/devbox.md).
     const dataPath = path.join(appDataDir, id)
@@ -144,6 +179,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       sandbox: boxSandbox,
       stopAll: stopAll.signal,
       diskLimitMb: sandbox.limits.diskMb,
+      disk,
     })
     const files = createWorkspaceFiles(workspacePath, { owner: boxSandbox.owner })
     const box: LocalDevbox = {
@@ -154,8 +190,11 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       files: {
         ...files,
         write: async (relativePath, content) => {
-          await boxSandbox.assertDiskSpace()
-          await files.write(relativePath, content)
+          await disk.assertSpace()
+          await files.write(relativePath, content).catch((error: unknown) => {
+            if (!isNoSpaceError(error)) throw error
+            throw new WorkspacePathError(diskFullMessage(disk.limitMb), 'disk-full')
+          })
         },
       },
       exec,
@@ -190,13 +229,15 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const destroy = async (id: string) => {
     const workspacePath = workspacePathOf(id)
     await detach(id)
+    // Its image goes whole: nothing to delete file by file on it.
+    await disks.destroy(id, diskTargets(id))
     await rm(workspacePath, { recursive: true, force: true, maxRetries: 3 })
     await rm(path.join(appDataDir, id), { recursive: true, force: true, maxRetries: 3 })
   }
 
   return {
     sandboxed: sandbox.enabled,
-    enforcement: sandbox.enforcement,
+    enforcement,
     limits: sandbox.limits,
 
     provision: async (packType, provisionOptions = {}) => {
@@ -219,6 +260,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         throw new Error(`Dev box ${id} already exists`, { cause: error })
       }
       try {
+        const disk = await disks.create(id, sandbox.limits.diskMb, diskTargets(id))
+        endPhase('diskMs')
         await cp(templateDirectory, workspacePath, {
           recursive: true,
           filter: (source) =>
@@ -241,7 +284,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         endPhase('copyMs')
         await initializeRepository(workspacePath, packType)
         endPhase('gitMs')
-        const { box } = await attach(id, packType)
+        const { box } = await attach(id, packType, disk)
         await box.devServer.start()
         endPhase('devServerMs')
         logger.info('Provisioned dev box', {
@@ -264,10 +307,12 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         await existing.box.devServer.start()
         return existing.box
       }
+      // After a reboot the workspace is an empty folder until its image is mounted again.
+      const disk = await disks.open(id, sandbox.limits.diskMb, diskTargets(id))
       if (!existsSync(path.join(workspacePathOf(id), '.git'))) {
         throw new Error(`Dev box ${id} has no workspace in ${workspacesDir}; provision a new one`)
       }
-      const { box } = await attach(id, packType)
+      const { box } = await attach(id, packType, disk)
       // Not started yet, so the server starts once, with its environment.
       if (openOptions.env) await box.devServer.setEnvironment?.(openOptions.env)
       // The workspace is intact even when app code broke the dev server; restarts keep trying.

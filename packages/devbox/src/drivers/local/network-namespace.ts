@@ -55,7 +55,14 @@ export async function startBoxNetwork(input: {
       '--dev-port',
       String(input.devPort),
     ],
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      // Not in the server's process group: a Ctrl-C or a SIGTERM to `npm start`'s group leaves
+      // the boxes their network while the server stops them; it still dies with the server (its
+      // stdin closes, and --die-with-parent).
+      detached: true,
+    },
   )
   let output = ''
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {

@@ -1,4 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Readable, Writable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
 
 /** Sends a signal to a whole process group (a child started with `detached: true`). */
@@ -52,4 +55,73 @@ async function waitUntilGone(groupId: number, timeoutMs: number): Promise<boolea
     if (!isProcessGroupAlive(groupId)) return true
   }
   return false
+}
+
+/** Runs unsandboxed commands and the dependency install so that they die with the server. */
+export const boxKeeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
+
+/** `argv` run under box-keeper.mjs (what an unsandboxed box's command line already is). */
+export function keptByBoxKeeper(argv: string[]): string[] {
+  return [process.execPath, boxKeeperScript, ...argv]
+}
+
+let setprivPath: string | false | undefined
+
+/**
+ * `argv` started with the parent-death signal already set (`setpriv --pdeathsig KILL`), kept
+ * across the execs up to bubblewrap, which sets its own (`--die-with-parent`) only once it runs:
+ * a server killed in between would otherwise leave that box running. A server already gone
+ * when the signal is set (the shell's parent is no longer the server) ends it there.
+ */
+function diesWithServer(argv: string[]): string[] {
+  if (setprivPath === undefined) {
+    const found = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate))
+    // util-linux 2.33 and later.
+    setprivPath =
+      found !== undefined &&
+      spawnSync(found, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5000 })
+        .status === 0
+        ? found
+        : false
+  }
+  if (!setprivPath) return argv
+  return [
+    setprivPath,
+    '--pdeathsig',
+    'KILL',
+    '--',
+    '/bin/sh',
+    '-c',
+    '[ "$PPID" = "$0" ] && exec "$@"',
+    String(process.pid),
+    ...argv,
+  ]
+}
+
+/**
+ * Starts a box's process (a command, a dev server, a production server) in its own process
+ * group, its output piped. Nothing of it may outlive the server (docs/architecture/devbox.md
+ * "Sandbox"): under box-keeper.mjs its stdin is a pipe the server never writes to nor closes, so
+ * the keeper sees its end when the server goes away, however that happens, and kills the group;
+ * sandboxed ones die with the server from their first instruction (`diesWithServer`) and
+ * bubblewrap's `--die-with-parent` takes over. Other processes get no stdin.
+ */
+export function spawnProcessGroup(
+  argv: string[],
+  options: { cwd: string; env: Record<string, string> },
+): ChildProcessByStdio<Writable | null, Readable, Readable> {
+  const [command, ...args] = argv
+  if (!command) throw new Error('spawnProcessGroup needs a command to run')
+  const kept = args[0] === boxKeeperScript
+  const [start = command, ...startArgs] = kept ? argv : diesWithServer(argv)
+  const child = spawn(start, startArgs, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: [kept ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  })
+  // The keeper's end of the pipe closes when it exits; nothing is written, so nothing can fail.
+  child.stdin?.on('error', () => {})
+  // stdout and stderr are pipes whichever stdin is.
+  return child as ChildProcessByStdio<Writable | null, Readable, Readable>
 }

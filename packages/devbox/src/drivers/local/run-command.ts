@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import type { ExecResult } from '../../devbox-driver.ts'
-import { signalProcessGroup } from './process-group.ts'
+import { guarded } from '../../guarded.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import { signalProcessGroup, spawnProcessGroup } from './process-group.ts'
 
 export const defaultOutputLimitBytes = 64 * 1024
 const killGraceMs = 200
@@ -16,6 +18,8 @@ export type RunCommandOptions = {
   signal?: AbortSignal
   onOutput?: (chunk: string) => void
   outputLimitBytes?: number
+  /** Where a fault in handling the command's output or events is reported; console by default. */
+  logger?: DevboxLogger
 }
 
 /**
@@ -37,14 +41,8 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   }
 
   return new Promise((resolve, reject) => {
-    const [command, ...args] = options.argv
-    if (!command) throw new Error('runCommand needs a command to run')
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    if (!options.argv[0]) throw new Error('runCommand needs a command to run')
+    const child = spawnProcessGroup(options.argv, { cwd: options.cwd, env: options.env })
     const groupId = child.pid
     let output = ''
     let keptBytes = 0
@@ -69,11 +67,8 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       truncated = true
       if (head) options.onOutput?.(head)
     }
-    for (const stream of [child.stdout, child.stderr]) {
-      const decoder = new StringDecoder('utf8')
-      stream.on('data', (data: Buffer) => append(decoder.write(data)))
-      stream.on('end', () => append(decoder.end()))
-    }
+    const logger = options.logger ?? console
+    for (const stream of [child.stdout, child.stderr]) readInto(stream, append, logger)
 
     const killTree = () => {
       if (groupId === undefined) return
@@ -112,13 +107,30 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       options.signal?.removeEventListener('abort', onAbort)
       reject(error)
     })
-    child.on('exit', (code) => {
-      exitCode = code
-      // Background processes may still hold the output pipes open; give them a moment, then end.
-      setTimeout(finish, drainAfterExitMs).unref()
-    })
-    child.on('close', finish)
+    child.on(
+      'exit',
+      guarded(logger, 'A box command: its exit', (code: number | null) => {
+        exitCode = code
+        // Background processes may still hold the output pipes open; give them a moment, then end.
+        setTimeout(guarded(logger, 'A box command: its end', finish), drainAfterExitMs).unref()
+      }),
+    )
+    child.on('close', guarded(logger, 'A box command: its end', finish))
   })
+}
+
+/** Decodes a stream's UTF-8 into `append`: a fault there is logged, never thrown at the server. */
+function readInto(stream: Readable, append: (text: string) => void, logger: DevboxLogger) {
+  const decoder = new StringDecoder('utf8')
+  const where = 'A box command: its output'
+  stream.on(
+    'data',
+    guarded(logger, where, (data: Buffer) => append(decoder.write(data))),
+  )
+  stream.on(
+    'end',
+    guarded(logger, where, () => append(decoder.end())),
+  )
 }
 
 function cutToBytes(text: string, maxBytes: number): string {

@@ -44,7 +44,7 @@ describe('sandbox', () => {
   const execInBoxA = async (command: string) => {
     const sandbox = createSandbox({
       mode: 'auto',
-      hiddenPaths: [rootDir, dataDir],
+      stateDirectory: rootDir,
       logger: silentLogger,
     })
     expect(sandbox.enabled).toBe(true)
@@ -99,7 +99,7 @@ describe('sandbox', () => {
   )
 
   it.skipIf(!hasBubblewrap)('hides the server user’s home folder (needs bubblewrap)', async () => {
-    const result = await execInBoxA(`ls -A ${os.homedir()} | wc -l`)
+    const result = await execInBoxA(`ls -A ${os.homedir()} 2>/dev/null | wc -l`)
     expect(result.output.trim()).toBe('0')
   })
 
@@ -111,7 +111,6 @@ describe('sandbox', () => {
         rootDir: driverRoot,
         templatesDir: await createFakeTemplates(path.join(baseDirectory, 'templates')),
         cacheDir: testCacheDir,
-        hiddenPaths: [dataDir],
         logger: silentLogger,
       })
       try {

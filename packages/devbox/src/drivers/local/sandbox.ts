@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type {
@@ -16,7 +16,15 @@ import {
   defaultBoxLimits,
   detectCgroups,
 } from './box-cgroup.ts'
+import {
+  probeMountArguments,
+  serverToolchain,
+  systemMountArguments,
+  type Toolchain,
+  writeEtcFiles,
+} from './box-root.ts'
 import { type BoxSandbox, createBoxSandbox } from './box-sandbox.ts'
+import { buildSeccompFilter, refusedSyscalls, seccompSupported } from './seccomp-filter.ts'
 
 export type SandboxMode = 'auto' | 'off'
 
@@ -29,6 +37,10 @@ export type Enforcement = {
   memory: string
   cpu: string
   disk: string
+  /** The seccomp filter and nested user namespaces. */
+  syscalls: string
+  /** The Node that box processes run, checked against the server's own at start. */
+  node: string
 }
 
 export type Sandbox = {
@@ -54,15 +66,22 @@ export type SandboxTools = {
   setprivPath?: string
   cgroups?: CgroupSupport
   egress?: EgressProxy
-  /** Holds the sockets of every box and the passwd file shown inside boxes. */
+  /** Holds the sockets of every box and the generated /etc files shown inside boxes. */
   runDirectory: string
   boxUser?: { uid: number; gid: number }
+  /** The compiled seccomp filter (`bwrap --seccomp`), when this processor has one. */
+  seccompPath?: string
+  /** The system part of every box's root: /usr, /etc, /tmp, the toolchain (box-root.ts). */
+  rootArguments: string[]
+  toolchain: Toolchain
+  /** True when bubblewrap runs unprivileged (its own user namespace, which it then closes). */
+  unprivileged: boolean
 }
 
 export type SandboxOptions = {
   mode: SandboxMode
-  /** Paths app code must not see (the devbox root, DATA_DIR); the server user's home is added. */
-  hiddenPaths: string[]
+  /** The driver's own folder: names this server's run folder, apart from other servers'. */
+  stateDirectory: string
   logger: DevboxLogger
   limits?: Partial<BoxLimits>
   /** DEVBOX_EGRESS; `open` by default. */
@@ -77,6 +96,8 @@ export type SandboxOptions = {
    * benchmarks comparing the two, never set from the environment.
    */
   fullConfinement?: boolean
+  /** What limits the disk, from the driver's disks (box-disk.ts); measured when not given. */
+  diskEnforcement?: string
 }
 
 const bubblewrapCandidates = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']
@@ -94,15 +115,11 @@ function findTool(name: string): string | undefined {
 
 /** Whether bubblewrap is installed and can actually create a sandbox here (containers may forbid it). */
 export function bubblewrapWorks(bubblewrapPath: string): boolean {
-  const probe = spawnSync(bubblewrapPath, [...baseMountArguments(), '--', 'true'], {
+  const probe = spawnSync(bubblewrapPath, [...probeMountArguments(), '--', '/usr/bin/true'], {
     stdio: 'ignore',
     timeout: 5000,
   })
   return probe.status === 0
-}
-
-export function baseMountArguments(): string[] {
-  return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
 }
 
 /**
@@ -120,9 +137,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const isRoot = process.getuid?.() === 0
   const runDirectory = path.join(
     os.tmpdir(),
-    `sprout-run-${createHash('sha256').update(options.hiddenPaths.join('\0')).digest('hex').slice(0, 10)}`,
+    `sprout-run-${createHash('sha256').update(options.stateDirectory).digest('hex').slice(0, 10)}`,
   )
-  const tools: SandboxTools = { runDirectory }
+  const toolchain = serverToolchain()
+  const tools: SandboxTools = {
+    runDirectory,
+    rootArguments: [],
+    toolchain,
+    unprivileged: !isRoot,
+  }
   if (bubblewrap) {
     tools.bubblewrapPath = bubblewrap
     const nsenter = findTool('nsenter')
@@ -142,10 +165,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     if (full) tools.cgroups = detectCgroups()
     mkdirSync(runDirectory, { recursive: true, mode: 0o700 })
-    if (tools.boxUser) writeAccountFiles(runDirectory, tools.boxUser)
+    writeEtcFiles(runDirectory, tools.boxUser ?? serverUser())
+    if (seccompSupported()) {
+      tools.seccompPath = path.join(runDirectory, 'seccomp.bpf')
+      writeFileSync(tools.seccompPath, buildSeccompFilter(), { mode: 0o600 })
+    }
+    tools.rootArguments = systemMountArguments({
+      runDirectory,
+      toolchain,
+      memoryMb: limits.memoryMb,
+    })
   }
 
   const enforcement = describeEnforcement(tools, limits, options)
+  enforcement.node = checkBoxNode(tools)
   if (!bubblewrap) {
     logger.warn(
       options.mode === 'off'
@@ -154,14 +187,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     )
   }
   logger.info('Dev box confinement', enforcement)
-  // /home is hidden too: the workspace appears at /home/sprout/app (box-sandbox.ts).
-  const hidden = bubblewrap
-    ? hiddenMountPoints([...options.hiddenPaths, os.homedir(), '/home'])
-    : []
-  const mountArguments = [
-    ...hidden.flatMap((hiddenPath) => ['--tmpfs', hiddenPath]),
-    ...nodeMountArguments(hidden),
-  ]
+  if (enforcement.node.startsWith('MISMATCH')) {
+    logger.error(
+      `Dev boxes do not run the server's Node: ${enforcement.node}. Apps that need it (node:sqlite) will fail; make the toolchain's folder readable, or report this as a bug.`,
+    )
+  }
   return {
     enabled: bubblewrap !== undefined,
     enforcement,
@@ -174,7 +204,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         readOnlyWorkspace,
         tools,
         limits,
-        mountArguments,
         logger,
       }),
   }
@@ -203,7 +232,9 @@ function describeEnforcement(
   const memory = cgroupFor('memory')
   const cpu = cgroupFor('cpu')
   return {
-    filesystem: tools.bubblewrapPath ? 'bubblewrap: own workspace only' : notEnforced(why),
+    filesystem: tools.bubblewrapPath
+      ? 'bubblewrap: system files read-only, own workspace and data, private /tmp; nothing else of the host'
+      : notEnforced(why),
     network: tools.egress
       ? `own namespace; egress proxy, DEVBOX_EGRESS=${tools.egress.policy}`
       : notEnforced(why),
@@ -215,66 +246,48 @@ function describeEnforcement(
         : notEnforced(why),
     memory: memory ? `${limits.memoryMb} MB (${memory})` : notEnforced(`no cgroup; ${why}`),
     cpu: cpu ? `${limits.cpus} CPU (${cpu})` : notEnforced(`no cgroup; ${why}`),
-    disk: `${limits.diskMb} MB (measured before each command and write, every second during commands)`,
+    disk:
+      options.diskEnforcement ??
+      `${limits.diskMb} MB (measured before each command and write, every second during commands)`,
+    syscalls: !tools.bubblewrapPath
+      ? notEnforced(why)
+      : tools.seccompPath
+        ? `seccomp filter (${refusedSyscalls.length} calls refused, no new namespaces)`
+        : notEnforced(`no seccomp filter for ${process.arch}`),
+    node: 'not checked',
   }
-}
-
-/** Boxes see a passwd with their own user and nothing of the host's accounts. */
-function writeAccountFiles(runDirectory: string, user: { uid: number; gid: number }) {
-  writeFileSync(
-    path.join(runDirectory, 'passwd'),
-    `root:x:0:0:root:/root:/usr/sbin/nologin\nsprout:x:${user.uid}:${user.gid}:Sprout app:/home/sprout:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
-  )
-  writeFileSync(
-    path.join(runDirectory, 'group'),
-    `root:x:0:\nsprout:x:${user.gid}:\nnogroup:x:65534:\n`,
-  )
-}
-
-/**
- * Node's install prefix (bin/ with node and npm, lib/) must stay visible even when it lies in a
- * hidden folder (nvm in the server user's home); hidden folders inside it are hidden again.
- */
-function nodeMountArguments(hidden: string[]): string[] {
-  const prefixes = [process.execPath, realpathSync(process.execPath)].map((executable) =>
-    path.dirname(path.dirname(executable)),
-  )
-  const covered = ['/tmp', ...hidden]
-  const mounts = [...new Set(prefixes)].filter((prefix) =>
-    covered.some((hiddenPath) => isInside(prefix, hiddenPath)),
-  )
-  const hiddenAgain = hidden.filter((hiddenPath) =>
-    mounts.some((prefix) => hiddenPath !== prefix && isInside(hiddenPath, prefix)),
-  )
-  return [
-    ...mounts.flatMap((prefix) => ['--ro-bind', prefix, prefix]),
-    ...hiddenAgain.flatMap((hiddenPath) => ['--tmpfs', hiddenPath]),
-  ]
 }
 
 export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`
 }
 
-function hiddenMountPoints(paths: string[]): string[] {
-  const candidates = paths
-    .filter((candidate) => existsSync(candidate))
-    .map((candidate) => realpathSync(candidate))
-    // `/tmp` is already an empty tmpfs in the sandbox; hiding `/` would hide everything.
-    .filter((candidate) => candidate !== '/' && !isInside(candidate, '/tmp'))
-    .sort((first, second) => first.length - second.length)
-  const result: string[] = []
-  for (const candidate of candidates) {
-    if (!result.some((parent) => isInside(candidate, parent))) result.push(candidate)
-  }
-  return result
+function serverUser() {
+  return { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 }
 }
 
-/** True when `child` is `parent` or below it. */
-export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child)
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+/**
+ * Runs `node --version` the way a box does and compares it with the server's own: a box that
+ * runs another Node (the system's) breaks apps that need the pinned one (node:sqlite).
+ */
+function checkBoxNode(tools: SandboxTools): string {
+  const expected = process.version
+  if (!tools.bubblewrapPath) return `${expected} (the server's own; no sandbox)`
+  const probe = spawnSync(
+    tools.bubblewrapPath,
+    [
+      ...tools.rootArguments,
+      '--unshare-pid',
+      ...(tools.unprivileged ? ['--unshare-user'] : []),
+      '--die-with-parent',
+      '--',
+      '/bin/sh',
+      '-c',
+      `PATH=${shellQuote(`${tools.toolchain.binInside}:/usr/bin:/bin`)} exec node --version`,
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
   )
+  const found = probe.stdout?.trim() ?? ''
+  if (found === expected) return `${expected} (the server's own)`
+  return `MISMATCH: boxes run ${found || `no node (${probe.stderr?.trim() || 'not found'})`}, the server ${expected} from ${tools.toolchain.hostPrefix}`
 }

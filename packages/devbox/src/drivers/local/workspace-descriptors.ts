@@ -3,7 +3,7 @@ import { constants } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { lstat, mkdir, open, realpath } from 'node:fs/promises'
 import { WorkspacePathError } from '../../devbox-driver.ts'
-import { isInside } from './sandbox.ts'
+import { isInside } from '../../is-inside.ts'
 import { notAFolderError, outsideWorkspaceError, symbolicLinkError } from './workspace-path.ts'
 
 /**

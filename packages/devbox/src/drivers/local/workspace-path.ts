@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises'
 import path from 'node:path'
 import { WorkspacePathError } from '../../devbox-driver.ts'
-import { isInside } from './sandbox.ts'
+import { isInside } from '../../is-inside.ts'
 
 export type ResolvedWorkspacePath = {
   absolutePath: string

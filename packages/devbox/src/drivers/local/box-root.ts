@@ -1,0 +1,173 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { isInside } from '../../is-inside.ts'
+
+/**
+ * The file system a box sees, built from an allow-list and never from the host's root
+ * (docs/architecture/devbox.md, "Sandbox"): system programs and libraries read-only, a
+ * generated /etc, Sprout's Node toolchain at a fixed path, private tmpfs for /tmp, /run and /var.
+ * No host socket, checkout, DATA_DIR or home folder is there to open.
+ */
+
+/** Where Sprout's own Node toolchain appears in every box, wherever Sprout is installed. */
+export const toolchainInside = '/opt/sprout/node'
+/** Top-level links or folders of a merged-/usr system, taken as the host has them. */
+const systemTops = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']
+/**
+ * Host /etc entries programs read to run (certificates, linker cache, Debian's alternatives
+ * links, time zone, protocol names); passwd, group and hosts are generated instead.
+ */
+const etcEntries = [
+  'alternatives',
+  'bash.bashrc',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'debian_version',
+  'inputrc',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'localtime',
+  'mime.types',
+  'nsswitch.conf',
+  'os-release',
+  'profile',
+  'protocols',
+  'services',
+  'ssl',
+  'timezone',
+]
+const tmpBytesCap = 256 * 1024 * 1024
+const smallTmpfsBytes = 16 * 1024 * 1024
+
+export type Toolchain = {
+  /** The host folder holding the server's Node (bin/node, and npm where it ships with it). */
+  hostPrefix: string
+  /** The folder of `node` as box processes see it: first on their PATH. */
+  binInside: string
+  /** Mounts that make it visible (none when it already lies in /usr). */
+  mountArguments: string[]
+}
+
+/** The server's own Node, made visible in boxes at a path that names nothing of the host. */
+export function serverToolchain(executablePath: string = process.execPath): Toolchain {
+  const realExecutable = realpathSync(executablePath)
+  const hostPrefix = path.dirname(path.dirname(realExecutable))
+  const binName = path.basename(path.dirname(realExecutable))
+  if (hostPrefix === '/usr' || isInside(hostPrefix, '/usr')) {
+    return { hostPrefix, binInside: path.dirname(realExecutable), mountArguments: [] }
+  }
+  return {
+    hostPrefix,
+    binInside: path.posix.join(toolchainInside, binName),
+    mountArguments: [
+      '--perms',
+      '0755',
+      '--dir',
+      '/opt/sprout',
+      '--ro-bind',
+      hostPrefix,
+      toolchainInside,
+    ],
+  }
+}
+
+/** The generated /etc files of boxes, written once into the server's run folder. */
+export function writeEtcFiles(runDirectory: string, user: { uid: number; gid: number }) {
+  writeFileSync(
+    path.join(runDirectory, 'passwd'),
+    `root:x:0:0:root:/root:/usr/sbin/nologin\nsprout:x:${user.uid}:${user.gid}:Sprout app:/home/sprout:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+  )
+  writeFileSync(
+    path.join(runDirectory, 'group'),
+    `root:x:0:\nsprout:x:${user.gid}:\nnogroup:x:65534:\n`,
+  )
+  writeFileSync(
+    path.join(runDirectory, 'hosts'),
+    '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tsprout-box\n',
+  )
+}
+
+/** bubblewrap arguments for the system part of the root: the same for every box. */
+export function systemMountArguments(input: {
+  runDirectory: string
+  toolchain: Toolchain
+  memoryMb: number
+}): string[] {
+  const argumentsList = ['--ro-bind', '/usr', '/usr']
+  for (const top of systemTops) argumentsList.push(...mirrorEntry(top))
+  argumentsList.push('--perms', '0755', '--dir', '/etc')
+  for (const name of etcEntries) argumentsList.push(...mirrorEntry(path.posix.join('/etc', name)))
+  for (const name of ['passwd', 'group', 'hosts']) {
+    argumentsList.push('--ro-bind', path.join(input.runDirectory, name), `/etc/${name}`)
+  }
+  const tmpBytes = String(Math.min(tmpBytesCap, input.memoryMb * 1024 * 1024))
+  argumentsList.push(
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--perms',
+    '01777',
+    '--size',
+    tmpBytes,
+    '--tmpfs',
+    '/tmp',
+    '--perms',
+    '0755',
+    '--size',
+    String(smallTmpfsBytes),
+    '--tmpfs',
+    '/run',
+    '--perms',
+    '0755',
+    '--size',
+    String(smallTmpfsBytes),
+    '--tmpfs',
+    '/var',
+    '--perms',
+    '01777',
+    '--dir',
+    '/var/tmp',
+    '--perms',
+    '0755',
+    '--dir',
+    '/opt',
+    ...input.toolchain.mountArguments,
+    '--perms',
+    '0755',
+    '--dir',
+    '/home',
+    '--perms',
+    '0755',
+    '--dir',
+    '/home/sprout',
+  )
+  return argumentsList
+}
+
+/** The smallest root that runs /usr/bin/true: to probe whether bubblewrap works here. */
+export function probeMountArguments(): string[] {
+  return [
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...systemTops.flatMap(mirrorEntry),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--unshare-pid',
+  ]
+}
+
+/** A host path as the host has it: a link stays a link, a file or folder is bound read-only. */
+function mirrorEntry(hostPath: string): string[] {
+  try {
+    const stats = lstatSync(hostPath)
+    if (stats.isSymbolicLink()) return ['--symlink', readlinkSync(hostPath), hostPath]
+    return existsSync(hostPath) ? ['--ro-bind', hostPath, hostPath] : []
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,287 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox.ts'
+import { hasBubblewrap, testCacheDir } from '@sprout/devbox/testing/devbox-test-support.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createProcessCensus, type ProcessEntry } from './process-census.ts'
+
+/**
+ * Nothing outlives Sprout (docs/security.md): the real server (`npm start`'s script) is stopped
+ * with SIGTERM or SIGKILL to its process group at moments picked at random (seeded: the seed is
+ * printed, NOTHING_OUTLIVES_SEED repeats a run) while its pool provisions a box — installing the
+ * template's dependencies, copying the workspace, starting the dev server — with and without
+ * bubblewrap, and then not one of its processes may still run.
+ */
+const repositoryRoot = path.resolve(import.meta.dirname, '../..')
+const seed = Number(process.env.NOTHING_OUTLIVES_SEED ?? Date.now() % 1_000_000)
+const canSandbox = findBubblewrap() !== undefined && hasBubblewrap && process.getuid?.() === 0
+
+type Moment = {
+  name: string
+  /** A process of the server whose command line shows that the moment has come. */
+  marks: (entry: ProcessEntry) => boolean
+  /** The signal is sent at a random time up to this long after the mark is seen. */
+  spreadMs: number
+  /** Dependencies installed by this run rather than taken from the shared test cache. */
+  coldCache?: boolean
+}
+
+const moments: Moment[] = [
+  {
+    name: 'installing the dependencies',
+    marks: (entry) => / install --prefer-offline/.test(entry.commandLine),
+    spreadMs: 1500,
+    coldCache: true,
+  },
+  {
+    name: 'copying the workspace',
+    marks: (entry) => /^(cp|git) /.test(entry.commandLine),
+    spreadMs: 100,
+  },
+  {
+    name: 'starting the dev server',
+    marks: (entry) => entry.commandLine.includes('npm run dev'),
+    spreadMs: 600,
+  },
+]
+
+/** mulberry32: small, seeded, good enough to spread stop moments. */
+function randomFrom(start: number) {
+  let state = start >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let value = Math.imul(state ^ (state >>> 15), 1 | state)
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+async function waitFor<T>(
+  what: () => string,
+  timeoutMs: number,
+  check: () => T | undefined,
+  everyMs = 40,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`)
+    await delay(everyMs)
+  }
+}
+
+function describeProcesses(entries: ProcessEntry[]): string {
+  return entries
+    .map((entry) => `${entry.pid} (parent ${entry.parentPid}): ${entry.commandLine.slice(0, 160)}`)
+    .join('\n')
+}
+
+/** The server's environment: DATA_DIR and the settings of one run on top of the test's own. */
+function serverEnvironment(dataDir: string, settings: Record<string, string>) {
+  const environment: Record<string, string> = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(VITEST|NODE_OPTIONS|TEST_|DATABASE_URL)/.test(name)) {
+      environment[name] = value
+    }
+  }
+  return {
+    ...environment,
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SPROUT_SKIP_BUILD: '1',
+    ...settings,
+  }
+}
+
+function startSprout(dataDir: string, settings: Record<string, string>) {
+  const output = { text: '' }
+  const server: ChildProcess = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: repositoryRoot,
+    env: serverEnvironment(dataDir, settings),
+    // Its own process group, like `npm start` in a terminal: the signal goes to the group.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const keep = (text: string) => {
+    output.text = (output.text + text).slice(-8000)
+  }
+  server.stdout?.setEncoding('utf8').on('data', keep)
+  server.stderr?.setEncoding('utf8').on('data', keep)
+  return { server, output }
+}
+
+/** Unmounts what a killed server left mounted under its DATA_DIR (box volumes), then removes it. */
+async function removeDataDir(dataDir: string) {
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter((mountPoint) => mountPoint.startsWith(`${dataDir}/`))
+  for (const mountPoint of mounts.reverse()) {
+    try {
+      execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' })
+    } catch {}
+  }
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 3 }).catch((error: Error) => {
+    console.warn(`Could not remove ${dataDir}: ${error.message}`)
+  })
+}
+
+/**
+ * A DATA_DIR with the database already migrated, copied into each run's own: a run then starts
+ * in about a second instead of migrating a new database.
+ */
+let preparedDataDir: string | undefined
+
+async function prepareDataDir() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-outlive-template-'))
+  const { server, output } = startSprout(dataDir, {
+    DEVBOX_SANDBOX: 'off',
+    DEVBOX_POOL_TARGET: '0',
+  })
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+  await waitFor(
+    () => `the first server to be ready:\n${output.text}`,
+    60_000,
+    () => (output.text.includes('Sprout is ready') ? true : undefined),
+  )
+  process.kill(-(server.pid ?? 0), 'SIGTERM')
+  await exited
+  await rm(path.join(dataDir, 'devboxes'), { recursive: true, force: true })
+  return dataDir
+}
+
+/** At most this many servers at once: enough to finish in time, few enough for two cores. */
+const maxParallelRuns = 3
+let runningRuns = 0
+const waitingRuns: (() => void)[] = []
+
+async function limited<T>(run: () => Promise<T>): Promise<T> {
+  if (runningRuns >= maxParallelRuns)
+    await new Promise<void>((resolve) => waitingRuns.push(resolve))
+  runningRuns += 1
+  try {
+    return await run()
+  } finally {
+    runningRuns -= 1
+    waitingRuns.shift()?.()
+  }
+}
+
+async function stopAtMoment(input: {
+  sandbox: 'auto' | 'off'
+  signal: 'SIGTERM' | 'SIGKILL'
+  moment: Moment
+  delayMs: number
+}) {
+  const startedAt = Date.now()
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-outlive-'))
+  if (preparedDataDir) {
+    for (const entry of await readdir(preparedDataDir)) {
+      await cp(path.join(preparedDataDir, entry), path.join(dataDir, entry), { recursive: true })
+    }
+  }
+  const { server, output } = startSprout(dataDir, {
+    DEVBOX_SANDBOX: input.sandbox,
+    DEVBOX_POOL_TARGET: '1',
+    DEVBOX_CACHE_DIR: input.moment.coldCache ? path.join(dataDir, 'cache') : testCacheDir,
+  })
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+  const serverPid = server.pid ?? 0
+  const census = createProcessCensus({ rootPid: serverPid, marker: dataDir })
+  let left: ProcessEntry[] = []
+  try {
+    await waitFor(
+      () => `the server to be ${input.moment.name}:\n${output.text}`,
+      45_000,
+      () => (census.observe().some(input.moment.marks) ? true : undefined),
+    )
+    const signalAt = Date.now() + input.delayMs
+    while (Date.now() < signalAt) {
+      census.observe()
+      await delay(Math.min(20, Math.max(0, signalAt - Date.now())))
+    }
+    const stoppedAt = Date.now()
+    process.kill(-serverPid, input.signal)
+    // SIGTERM: the server stops its boxes itself, and promptly.
+    let exitTimer: NodeJS.Timeout | undefined
+    await Promise.race([
+      exited,
+      new Promise((_, reject) => {
+        exitTimer = setTimeout(() => {
+          reject(
+            new Error(`The server did not exit within 20 s of ${input.signal}:\n${output.text}`),
+          )
+        }, 20_000)
+      }),
+    ]).finally(() => clearTimeout(exitTimer))
+    const exitMs = Date.now() - stoppedAt
+    // SIGKILL: whatever was under way dies with it; a short copy it ran may finish first.
+    left = await waitFor(
+      () => 'nothing of the server left running',
+      8000,
+      () => {
+        const running = census.running()
+        return running.length === 0 ? running : undefined
+      },
+    ).catch(() => census.running())
+    expect(describeProcesses(left), `left running after ${input.signal}`).toBe('')
+    console.log(
+      `${input.sandbox} ${input.signal} ${input.moment.name}: signal ${stoppedAt - startedAt} ms after the start, exit ${exitMs} ms after it, nothing left ${Date.now() - stoppedAt - exitMs} ms after that`,
+    )
+    return { exitMs }
+  } finally {
+    for (const entry of [...left, ...census.running()]) {
+      try {
+        process.kill(entry.pid, 'SIGKILL')
+      } catch {}
+    }
+    if (server.exitCode === null && server.signalCode === null) {
+      try {
+        process.kill(-serverPid, 'SIGKILL')
+      } catch {}
+    }
+    await removeDataDir(dataDir)
+  }
+}
+
+describe.concurrent('nothing outlives Sprout', () => {
+  console.log(`nothing-outlives seed: ${seed} (NOTHING_OUTLIVES_SEED=${seed} repeats it)`)
+  const random = randomFrom(seed)
+  beforeAll(async () => {
+    const started = Date.now()
+    preparedDataDir = await prepareDataDir()
+    console.log(`migrated DATA_DIR prepared in ${Date.now() - started} ms`)
+    return () => removeDataDir(preparedDataDir ?? '')
+  }, 90_000)
+  const modes = [
+    { sandbox: 'off' as const, name: 'without bubblewrap', runs: true },
+    { sandbox: 'auto' as const, name: 'with bubblewrap', runs: canSandbox },
+  ]
+  for (const mode of modes) {
+    for (const moment of moments) {
+      // The install is the same whatever the sandbox: it is stopped once per signal.
+      if (moment.coldCache && mode.sandbox === 'auto') continue
+      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+        const delayMs = Math.round(random() * moment.spreadMs)
+        it.skipIf(!mode.runs)(
+          `${mode.name}: ${signal} while ${moment.name} (+${delayMs} ms)`,
+          async () => {
+            const { exitMs } = await limited(() =>
+              stopAtMoment({ sandbox: mode.sandbox, signal, moment, delayMs }),
+            )
+            expect(exitMs).toBeLessThan(20_000)
+          },
+          180_000,
+        )
+      }
+    }
+  }
+})
