@@ -65,6 +65,9 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
     )
 
     if (!kept) throw new Error('no application kept')
+    // The figures below are of a settled machine: the pool's replacement of the last claimed box
+    // (provisioned refillDelayMs after the claim) is ready before they start.
+    await waitForPool(warm)
     const box = warm.server.devboxes.box(kept.id)
     const direct = box?.devServer.target()
     if (!direct) throw new Error('the dev server is not running')

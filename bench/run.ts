@@ -4,6 +4,7 @@
 // against bench/baseline.json (docs/performance.md, "Kept fast: bench --compare").
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
+import { benchBoxRoot } from './box-root.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import {
@@ -42,6 +43,7 @@ const benchmarks: Record<string, Benchmark> = {
   'fullstack-starter': benchFullstackStarter,
   'app-database': figuresOnly(benchAppDatabase),
   confinement: figuresOnly(benchConfinement),
+  'box-root': figuresOnly(benchBoxRoot),
   'chat-stream': benchChatStream,
   'chat-listeners': benchChatListeners,
   'test-setup': figuresOnly(benchTestSetup),

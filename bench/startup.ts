@@ -4,19 +4,30 @@ import os from 'node:os'
 import path from 'node:path'
 import { type BenchOptions, type BenchResult, fullRun, metric } from './lib/metrics.ts'
 import { removeDirectory } from './lib/remove-directory.ts'
-import { residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
+import { npmStartNodeFlags, residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
 
 export async function benchStartup(options: BenchOptions = fullRun): Promise<BenchResult> {
   const warmRuns = options.quick ? 1 : 3
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-start-'))
   const environment = { DATA_DIR: dataDir, PORT: '3901', HOST: '127.0.0.1', SPROUT_SKIP_BUILD: '1' }
+  const nodeFlags = npmStartNodeFlags()
   try {
-    const cold = await startServerProcess({ entry: 'scripts/start.ts', environment, port: 3901 })
+    const cold = await startServerProcess({
+      entry: 'scripts/start.ts',
+      environment,
+      port: 3901,
+      nodeFlags,
+    })
     await cold.stop()
     const warmTimes: number[] = []
     let idleRss = 0
     for (let run = 0; run < warmRuns; run++) {
-      const warm = await startServerProcess({ entry: 'scripts/start.ts', environment, port: 3901 })
+      const warm = await startServerProcess({
+        entry: 'scripts/start.ts',
+        environment,
+        port: 3901,
+        nodeFlags,
+      })
       warmTimes.push(warm.readyMs)
       if (run === warmRuns - 1) {
         await new Promise((resolve) => setTimeout(resolve, 3000))

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readdirSync, statSync } from 'node:fs'
+import { enableCompileCache } from 'node:module'
 import path from 'node:path'
 
 const webDir = path.resolve('apps/web')
@@ -36,4 +37,8 @@ if (isStale && process.env.SPROUT_SKIP_BUILD !== '1') {
   process.off('SIGTERM', stopBuild)
   if (stopped || code !== 0) process.exit(code || 1)
 }
+// The server's modules, type-stripped and compiled, are cached on disk by Node (keyed by each
+// file's contents): a warm start does not strip and parse every TypeScript file again
+// (docs/performance.md, "2026-11-26 · listeners, memory and start").
+enableCompileCache()
 await import('../apps/server/src/main.ts')

@@ -10,11 +10,17 @@ export async function startServerProcess(options: {
   port: number
   healthPath?: string
   timeoutMs?: number
+  /** Node flags before the entry (those of `npm start`: `npmStartNodeFlags()`). */
+  nodeFlags?: string[]
 }): Promise<ServerProcess & { readyMs: number }> {
   const started = performance.now()
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? []), options.entry],
+    [
+      ...(options.nodeFlags ?? []),
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? []),
+      options.entry,
+    ],
     {
       env: { ...process.env, ...options.environment },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -44,6 +50,15 @@ export async function startServerProcess(options: {
         child.kill('SIGTERM')
       }),
   }
+}
+
+/** The Node flags `npm start` runs scripts/start.ts with (package.json's `start` script). */
+export function npmStartNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    scripts: Record<string, string>
+  }
+  const words = (scripts.start ?? '').split(/\s+/)
+  return words.slice(words.indexOf('node') + 1, words.indexOf('scripts/start.ts'))
 }
 
 /** Resident memory of a process in MiB, from /proc. */

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, watch } from 'node:fs'
 import path from 'node:path'
 import devServer from '@hono/vite-dev-server'
 import tailwindcss from '@tailwindcss/vite'
@@ -27,6 +27,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       name: 'load-api-at-start',
       configureServer: (server) => {
         server.httpServer?.once('listening', () => loadApi(server).catch(() => {}))
+        watchSproutEnvironment(server)
       },
     },
   ],
@@ -38,6 +39,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     allowedHosts: true,
     // Without a client port the HMR socket connects to the page's own host and port, i.e. the proxy.
     hmr: { clientPort: Number(process.env.HMR_CLIENT_PORT) || undefined },
+    // Transformed as the server starts, so the preview's first page load (a box from Sprout's
+    // pool is claimed long after its start) does not wait for Vite's cold transforms.
+    warmup: { clientFiles: ['./index.html', './src/main.tsx'] },
     watch: {
       ignored: ['**/.data/**'],
       // Without it the watcher drops a change within 50 ms of the previous one to the same file,
@@ -61,8 +65,60 @@ export default defineConfig(({ isSsrBuild }) => ({
 }))
 
 async function loadApi(server: ViteDevServer) {
+  applySproutEnvironment(server)
   reloadChangedServerFiles(server)
   return (await server.ssrLoadModule(apiEntry)).app
+}
+
+let sproutEnvironmentVersion = ''
+
+/** Takes SPROUT_ENV_FILE's new values (and loads the API again) as soon as Sprout writes it. */
+function watchSproutEnvironment(server: ViteDevServer) {
+  const file = process.env.SPROUT_ENV_FILE
+  if (!file) return
+  try {
+    const watcher = watch(path.dirname(file), (_event, name) => {
+      if (name === path.basename(file)) loadApi(server).catch(() => {})
+    })
+    watcher.unref()
+    server.httpServer?.once('close', () => watcher.close())
+  } catch {
+    // Without a watcher the next /api request takes them.
+  }
+}
+
+/**
+ * Inside Sprout, SPROUT_ENV_FILE names a file with this app's SPROUT_APP_TOKEN, SENTRY_DSN and
+ * SPROUT_INTERNAL_URL, which Sprout may write after the dev server started: they reach
+ * process.env before the next /api request, and server/ is loaded again so that code reading
+ * them at start (monitoring.ts) sees them. Outside Sprout nothing happens.
+ */
+function applySproutEnvironment(server: ViteDevServer) {
+  const file = process.env.SPROUT_ENV_FILE
+  if (!file) return
+  const stats = statSync(file, { throwIfNoEntry: false })
+  const version = stats ? `${stats.ino}:${stats.mtimeMs}:${stats.size}` : ''
+  if (version === sproutEnvironmentVersion) return
+  sproutEnvironmentVersion = version
+  let values: Record<string, string | null>
+  try {
+    values = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return
+  }
+  let changed = false
+  for (const [name, value] of Object.entries(values)) {
+    if ((process.env[name] ?? null) === value) continue
+    changed = true
+    if (value === null) delete process.env[name]
+    else process.env[name] = value
+  }
+  if (!changed) return
+  const graph = server.environments.ssr.moduleGraph
+  const directory = path.resolve('server')
+  for (const module of graph.idToModuleMap.values()) {
+    if (module.file?.startsWith(directory + path.sep)) graph.invalidateModule(module)
+  }
 }
 
 let serverFileVersions: Map<string, string> | undefined

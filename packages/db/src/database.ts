@@ -29,6 +29,15 @@ export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir: string | undefined }
 
+/**
+ * PGlite runs PostgreSQL inside the server's own memory, so its buffer cache is resident memory
+ * of the server: PostgreSQL's default shared_buffers (128 MB) made it the largest part of an idle
+ * server (docs/performance.md, "2026-11-26 · listeners, memory and start"). Pages it does not
+ * hold are read from the data directory's files, which the operating system caches outside the
+ * process; 16 MB holds a Sprout instance's hot rows many times over.
+ */
+export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
@@ -64,7 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
   }
   if (options.dataDir) await mkdir(path.dirname(path.resolve(options.dataDir)), { recursive: true })
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+  const client = new PGlite(options.dataDir, { startParams: pgliteStartParams })
   await client.waitReady
   return {
     kind: 'pglite',

@@ -85,6 +85,26 @@ describe('dev box pool', () => {
     await driver.destroy(box?.id ?? '')
   }, 60_000)
 
+  it('waits refillDelayMs after a claim before provisioning the replacement', async () => {
+    const driver = createDriver()
+    const pool = createDevboxPool({
+      driver,
+      targets: { 'vite-react': 1 },
+      logger: silentLogger,
+      refillDelayMs: 400,
+    })
+    pools.push(pool)
+    await pool.start()
+    await waitFor(() => readyCount(pool) === 1, 30_000)
+    const claimedAt = Date.now()
+    const box = await pool.claim('vite-react')
+    expect(pool.stats().global.provisioning).toBe(0)
+    await waitFor(() => pool.stats().global.provisioning === 1 || readyCount(pool) === 1, 30_000)
+    expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(350)
+    await waitFor(() => readyCount(pool) === 1, 30_000)
+    await driver.destroy(box?.id ?? '')
+  }, 60_000)
+
   it('cycles: destroys the ready boxes and provisions new ones', async () => {
     const driver = createDriver()
     const pool = createPool(driver, 2, 'cycle.json')

@@ -2,6 +2,7 @@ import type { PoolStats } from '@sprout/protocol/api/applications.ts'
 import type { Devbox, DevboxDriver, PackType } from './devbox-driver.ts'
 import { type DevboxLogger, silentLogger } from './logger.ts'
 import type { PoolPersistence, PoolRecord } from './pool-persistence.ts'
+import { warmDevServer } from './warm-dev-server.ts'
 
 export type DevboxPoolOptions = {
   driver: DevboxDriver
@@ -13,6 +14,12 @@ export type DevboxPoolOptions = {
   /** Provisions running at once, across pack types. */
   maxConcurrentProvisions?: number
   retry?: { baseDelayMs?: number; maxDelayMs?: number; maxConsecutiveFailures?: number }
+  /**
+   * After a claim the pool waits this long before provisioning a replacement, so that the
+   * claimed box's first page loads do not share the machine (and the server's event loop:
+   * provisioning spawns processes) with a new box's set-up. 0: at once.
+   */
+  refillDelayMs?: number
 }
 
 export type DevboxPool = {
@@ -37,6 +44,9 @@ type PackState = {
   paused: boolean
   /** Bumped by `cycle`, so boxes provisioned before it are not added afterwards. */
   generation: number
+  /** No provisioning starts before this time (refillDelayMs after the last claim). */
+  refillAfter: number
+  refillTimer: NodeJS.Timeout | undefined
 }
 
 /**
@@ -51,6 +61,7 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
   const baseDelayMs = options.retry?.baseDelayMs ?? 2000
   const maxDelayMs = options.retry?.maxDelayMs ?? 60_000
   const maxConsecutiveFailures = options.retry?.maxConsecutiveFailures ?? 5
+  const refillDelayMs = options.refillDelayMs ?? 0
   const packs = new Map<PackType, PackState>(
     Object.entries(options.targets).map(([packType, target]) => [
       packType as PackType,
@@ -62,6 +73,8 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
         retryTimer: undefined,
         paused: false,
         generation: 0,
+        refillAfter: 0,
+        refillTimer: undefined,
       },
     ]),
   )
@@ -94,6 +107,15 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
   const refill = (packType: PackType) => {
     const pack = packs.get(packType)
     if (!pack || !started || closed) return
+    const waitMs = pack.refillAfter - Date.now()
+    if (waitMs > 0) {
+      pack.refillTimer ??= setTimeout(() => {
+        pack.refillTimer = undefined
+        refill(packType)
+      }, waitMs)
+      pack.refillTimer.unref()
+      return
+    }
     while (
       pack.ready.length + pack.provisioning < pack.target &&
       pack.retryTimer === undefined &&
@@ -113,6 +135,9 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
       try {
         await persist()
         const box = await driver.provision(packType, { id })
+        // Ready once its page has loaded once: the app that claims it does not wait for Vite's
+        // first transforms and dependency bundling.
+        await warmDevServer(box.devServer.target()).catch(() => 0)
         if (generation !== pack.generation) {
           records.delete(id)
           await destroyQuietly(id)
@@ -198,6 +223,7 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
       if (!box) return undefined
       // Forgotten before it is handed out: a crash now leaks a folder instead of giving it twice.
       records.delete(box.id)
+      if (refillDelayMs > 0 && pack) pack.refillAfter = Date.now() + refillDelayMs
       await persist()
       refill(packType)
       return box
@@ -233,6 +259,8 @@ export function createDevboxPool(options: DevboxPoolOptions): DevboxPool {
       for (const pack of packs.values()) {
         if (pack.retryTimer) clearTimeout(pack.retryTimer)
         pack.retryTimer = undefined
+        if (pack.refillTimer) clearTimeout(pack.refillTimer)
+        pack.refillTimer = undefined
       }
       await Promise.all([...inFlight])
       await saving

@@ -217,9 +217,16 @@ describe('a box claimed from the pool', { timeout: 300_000 }, () => {
   })
   afterAll(() => setup.harness.close())
 
-  it('restarts its dev server with the app token once claimed', async () => {
+  it('gives its running dev server the app token once claimed, without a restart', async () => {
+    const box = setup.harness.devboxes.box(setup.applicationId)
+    const pid = (
+      box?.devServer as { processGroupId?: () => number | undefined }
+    )?.processGroupId?.()
     await expect
       .poll(async () => (await devServer(setup, '/api/token/linear'))?.body, { timeout: 60_000 })
       .toEqual({ token: setup.accessToken })
+    expect(
+      (box?.devServer as { processGroupId?: () => number | undefined })?.processGroupId?.(),
+    ).toBe(pid)
   })
 })

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import type { OrganizationContext, SessionRecord, SessionUser } from '../app-env.ts'
 
-export type ResolvedSession = { user: SessionUser; session: SessionRecord }
+export type ResolvedSession = {
+  user: SessionUser
+  session: SessionRecord
+  /** Set by requireSession on first use; the cache is flushed when roles change. */
+  isPlatformAdmin?: boolean
+}
 /** `null` records that the user is not a member, so a refusal is cached too. */
 export type MembershipCache = TtlCache<OrganizationContext | null>
 

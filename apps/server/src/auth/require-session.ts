@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config/config.ts'
 import { unauthorized } from '../errors/app-error.ts'
 import type { Auth } from './auth.ts'
-import { type AuthCache, credentialKey } from './auth-cache.ts'
+import { type AuthCache, credentialKey, type ResolvedSession } from './auth-cache.ts'
 
 export function isPlatformAdmin(
   user: { role?: string | null; email: string },
@@ -14,7 +14,11 @@ export function isPlatformAdmin(
 }
 
 /** The session the cookie or `Authorization: Bearer` names, if any (cached). */
-export async function findSession(auth: Auth, cache: AuthCache, headers: Headers) {
+export async function findSession(
+  auth: Auth,
+  cache: AuthCache,
+  headers: Headers,
+): Promise<ResolvedSession | undefined> {
   const key = credentialKey(headers)
   if (!key) return undefined
   const cached = cache.sessions.get(key)
@@ -32,7 +36,9 @@ export function requireSession(auth: Auth, config: Pick<Config, 'adminEmails'>, 
     if (!result) throw unauthorized()
     context.set('user', result.user)
     context.set('session', result.session)
-    context.set('isPlatformAdmin', isPlatformAdmin(result.user, config))
+    // Worked out once per cached session, not on every request.
+    result.isPlatformAdmin ??= isPlatformAdmin(result.user, config)
+    context.set('isPlatformAdmin', result.isPlatformAdmin)
     await next()
   })
 }

@@ -28,6 +28,8 @@ export function createOrigins(config: Pick<Config, 'publicUrl' | 'previewDomain'
     return /^[a-z0-9][a-z0-9-]*$/.test(slug) ? slug : undefined
   }
   const productAliases = loopbackAliases(url)
+  let lastHost: string | undefined
+  let lastKind: ReturnType<Origins['hostKind']> = 'product'
   const origins: Origins = {
     product: url.origin,
     productAliases,
@@ -37,10 +39,17 @@ export function createOrigins(config: Pick<Config, 'publicUrl' | 'previewDomain'
     previewSource: `${url.protocol}//*.${config.previewDomain}${portSuffix}`,
     hostKind: (host) => {
       if (!host) return 'product'
+      // Every request asks (node-handler.ts, then app.ts): the last answer is kept per host.
+      if (host === lastHost) return lastKind
       const name = hostname(host)
-      if (name.endsWith(`.${config.previewDomain}`)) return 'preview'
-      if (name.endsWith(`.${config.appsDomain}`)) return 'apps'
-      return 'product'
+      const kind = name.endsWith(`.${config.previewDomain}`)
+        ? 'preview'
+        : name.endsWith(`.${config.appsDomain}`)
+          ? 'apps'
+          : 'product'
+      lastHost = host
+      lastKind = kind
+      return kind
     },
     slugOf: (host) =>
       subdomainOf(host, config.previewDomain) ?? subdomainOf(host, config.appsDomain),

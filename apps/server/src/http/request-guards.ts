@@ -1,5 +1,6 @@
 import { authRequestSchemas } from '@sprout/protocol/api/auth.ts'
 import { exceedsJsonDepth, jsonTooDeepMessage } from '@sprout/protocol/text/json-depth.ts'
+import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
@@ -12,15 +13,30 @@ const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /**
  * Every request body is limited before anything parses it — better-auth's routes included —
  * whether it says its length or streams it in chunks (hono's bodyLimit stops reading past it).
+ *
+ * GET and HEAD carry no body (@hono/node-server gives them none), and a declared length is
+ * checked from the header alone: asking for `c.req.raw.body` (as hono's bodyLimit does first)
+ * turns @hono/node-server's lightweight request into a full undici Request, headers copied,
+ * AbortSignal and stream made, which was a sixth of a cached GET's cost. Only a chunked body
+ * is read and counted by hono's bodyLimit.
  */
 export function limitRequestBody(maxBytes: number) {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw payloadTooLarge(
-        `Request body is too large: the limit is ${maxBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
-      )
-    },
+  const tooLarge = () => {
+    throw payloadTooLarge(
+      `Request body is too large: the limit is ${maxBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
+    )
+  }
+  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
+  return createMiddleware<AppEnv>(async (context, next) => {
+    const method = context.req.method
+    if (method === 'GET' || method === 'HEAD') return next()
+    const length = context.req.header('content-length')
+    if (length !== undefined && context.req.header('transfer-encoding') === undefined) {
+      // What bodyLimit does with a declared length: node's parser reads exactly that many bytes.
+      if (Number.parseInt(length, 10) > maxBytes) tooLarge()
+      return next()
+    }
+    return streamed(context, next)
   })
 }
 
@@ -50,7 +66,34 @@ export function findNulField(value: unknown, path: string[] = []): string | unde
  * deeper than JSON_MAX_DEPTH, which recursive code (better-auth's, JSON.stringify) cannot take.
  */
 export const refuseUnsafeInput = createMiddleware<AppEnv>(async (context, next) => {
-  const url = new URL(context.req.url)
+  const href = context.req.url
+  // A NUL reaches the path or a query value only as %00 (or raw, which node's parser refuses
+  // before us): a URL holding neither needs no URL object nor a walk over its parameters.
+  if (href.includes('%00') || href.includes('\0')) refuseNulInUrl(context, new URL(href))
+  if (methodsWithBody.has(context.req.method)) {
+    // Bodies are limited before this (limitRequestBody). better-auth reads the raw request
+    // itself, so its routes get a copy; every other route reads the body through
+    // `context.req.text()`, whose answer hono keeps: the scan and the route share one read,
+    // without materializing @hono/node-server's lightweight request.
+    const text = context.req.path.startsWith('/api/auth/')
+      ? await context.req.raw.clone().text()
+      : await context.req.text()
+    if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
+    if (text.includes('\\u0000') || text.includes('\0')) {
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+      const field = body === undefined ? 'body' : findNulField(body)
+      if (field !== undefined) throw badRequest(`Invalid field "${field}": contains a NUL byte`)
+    }
+  }
+  await next()
+})
+
+function refuseNulInUrl(context: Context<AppEnv>, url: URL) {
   if (/%00/i.test(url.pathname) || url.pathname.includes('\0')) {
     const parameter = nulPathParameter(url.pathname, matchedRoutes(context))
     throw badRequest(
@@ -66,23 +109,7 @@ export const refuseUnsafeInput = createMiddleware<AppEnv>(async (context, next) 
       )
     }
   }
-  if (methodsWithBody.has(context.req.method) && context.req.raw.body) {
-    // Bodies are limited before this (limitRequestBody), so reading a copy costs little.
-    const text = await context.req.raw.clone().text()
-    if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
-    if (text.includes('\\u0000') || text.includes('\0')) {
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
-      }
-      const field = body === undefined ? 'body' : findNulField(body)
-      if (field !== undefined) throw badRequest(`Invalid field "${field}": contains a NUL byte`)
-    }
-  }
-  await next()
-})
+}
 
 /**
  * better-auth checks types but not sizes: a field past its limit (packages/protocol/src/api/auth.ts)

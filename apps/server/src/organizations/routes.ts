@@ -16,7 +16,8 @@ const lookupQuery = z.object({
 export function organizationRoutes(db: Database, memberships: MembershipCache) {
   return new Hono<AppEnv>().get('/api/organizations', async (context) => {
     const query = parseQuery(context, lookupQuery)
-    const lookup = { db, userId: context.var.user.id, memberships }
+    // context.get(): context.var copies every variable into a new object on each access.
+    const lookup = { db, userId: context.get('user').id, memberships }
     if (query.clerk_id) return context.json(await lookupOrganization(lookup, query.clerk_id))
     if (query.is_personal === 'true') {
       const personal = await findPersonalOrganization(lookup)

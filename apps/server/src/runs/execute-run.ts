@@ -108,6 +108,18 @@ function guideAnswers(
   return { answer: modelGuideAnswerer(model, options) }
 }
 
+/**
+ * The app's secrets for a run. Sending the message has just read them afresh (runs/service.ts
+ * redactTyped), and the vault keeps them current after that (reloaded on each change, here or in
+ * another process): no second read and decryption on the way to the first token, where it
+ * queued behind the run's opening writes (7 ms on PGlite). Read only when not loaded yet.
+ */
+async function secretsOfRun(environment: RunEnvironment, applicationId: string) {
+  const { secrets } = environment
+  if (!secrets) return undefined
+  return secrets.current(applicationId) ?? (await secrets.load(applicationId))
+}
+
 /** Anthropic and others attach provider metadata to chunks; the chat has no use for it. */
 function forStorage(chunk: AgentChunk): StreamChunk {
   if (!('providerMetadata' in chunk)) return chunk as StreamChunk
@@ -145,8 +157,7 @@ export async function executeRun(
       )
     }
     const applicationId = conversation.applicationId ?? ''
-    const loadedSecrets =
-      box && environment.secrets ? await environment.secrets.load(applicationId) : undefined
+    const loadedSecrets = box ? await secretsOfRun(environment, applicationId) : undefined
     const secrets = () => environment.secrets?.current(applicationId) ?? loadedSecrets
     const extras = {
       errorReports: runErrorReports({

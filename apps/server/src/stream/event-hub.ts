@@ -1,11 +1,16 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { SSE_HEARTBEAT_INTERVAL_MS } from '@sprout/protocol/constants.ts'
-import { type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
+import { type EncodedEnvelope, encodeEnvelope, LiveBatch } from './encoded-envelope.ts'
 import { EVENTS_CHANNEL, type EventStore } from './event-store.ts'
 
 /** What a listener of one conversation receives: every stored envelope after its start, in order. */
 export type HubListener = {
   deliver: (envelope: EncodedEnvelope) => void
+  /**
+   * Takes consecutive envelopes at once instead of `deliver` one by one: the batch's bytes are
+   * built once and shared by every listener of the conversation.
+   */
+  deliverBatch?: (batch: LiveBatch) => void
   heartbeat: () => void
   close: () => void
   /** Envelopes delivered but not yet sent (for stats). */
@@ -44,12 +49,36 @@ export function createEventHub(options: {
   let stopListening: (() => Promise<void>) | undefined
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined
 
-  const deliverIfNext = (channel: Channel, envelope: EncodedEnvelope): boolean => {
-    if (envelope.seq <= channel.lastSeq) return true
-    if (envelope.seq !== channel.lastSeq + 1) return false
-    channel.lastSeq = envelope.seq
-    for (const listener of channel.listeners) listener.deliver(envelope)
-    return true
+  /**
+   * Delivers the envelopes after the channel's last seq, as one batch to each listener; false
+   * when one is missing (a gap: the caller reads it from the table).
+   */
+  const deliverNext = (channel: Channel, envelopes: readonly EncodedEnvelope[]): boolean => {
+    let start = 0
+    while (
+      start < envelopes.length &&
+      (envelopes[start] as EncodedEnvelope).seq <= channel.lastSeq
+    ) {
+      start++
+    }
+    let end = start
+    while (
+      end < envelopes.length &&
+      (envelopes[end] as EncodedEnvelope).seq === channel.lastSeq + 1 + (end - start)
+    ) {
+      end++
+    }
+    if (end > start) {
+      const fresh =
+        start === 0 && end === envelopes.length ? envelopes : envelopes.slice(start, end)
+      const batch = new LiveBatch(fresh)
+      channel.lastSeq = batch.last
+      for (const listener of channel.listeners) {
+        if (listener.deliverBatch) listener.deliverBatch(batch)
+        else for (const envelope of fresh) listener.deliver(envelope)
+      }
+    }
+    return end === envelopes.length
   }
 
   const catchUp = async (channel: Channel) => {
@@ -64,9 +93,10 @@ export function createEventHub(options: {
         const events = await options
           .store()
           .read(channel.conversationId, channel.lastSeq, Number.MAX_SAFE_INTEGER, catchUpPage)
-        for (const event of events) {
-          deliverIfNext(channel, encodeEnvelope(event.seq, event.runId, event.chunkText))
-        }
+        deliverNext(
+          channel,
+          events.map((event) => encodeEnvelope(event.seq, event.runId, event.chunkText)),
+        )
         if (events.length === catchUpPage) channel.catchUpAgain = true
       } while (channel.catchUpAgain && channel.listeners.size > 0)
     } catch (error) {
@@ -144,12 +174,7 @@ export function createEventHub(options: {
         channel.catchUpAgain = true
         return
       }
-      for (const envelope of envelopes) {
-        if (!deliverIfNext(channel, envelope)) {
-          void catchUp(channel)
-          return
-        }
-      }
+      if (!deliverNext(channel, envelopes)) void catchUp(channel)
     },
 
     /**

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { organization } from '@sprout/db/schema/auth.ts'
 import { conversations } from '@sprout/db/schema/conversations.ts'
@@ -8,12 +10,15 @@ import {
   parseStreamEnvelope,
   type StreamEnvelope,
 } from '@sprout/protocol/stream/stream-envelope.ts'
+import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AppEnv } from '../app-env.ts'
 import { createTestDatabase } from '../testing/test-database.ts'
 import type { EncodedEnvelope } from './encoded-envelope.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
 import { createEventStore, type EventStore } from './event-store.ts'
 import { MAX_QUEUED_ENVELOPES, openEventStream } from './event-stream.ts'
+import { sseResponse } from './sse-response.ts'
 
 type Process = { store: EventStore; hub: EventHub }
 
@@ -193,5 +198,51 @@ describe('the event store and its live fan-out', { timeout: 60_000 }, () => {
       Array.from({ length: total }, (_, index) => index + 1),
     )
     expect(first.hub.stats().listeners).toBe(0)
+  })
+
+  it('writes a Node response its replay, then live batches straight to the socket, in order', async () => {
+    const conversationId = await newConversation()
+    for (let index = 0; index < 5; index++) {
+      await first.store.appendAndWait(conversationId, 'r', { type: 'text-start', id: `${index}` })
+    }
+    const server = http.createServer((_request, response) => {
+      const context = { env: { outgoing: response } } as unknown as Context<AppEnv>
+      void sseResponse(context, { hub: first.hub, store: first.store, conversationId, after: 2 })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const seqs: number[] = []
+      const total = 45
+      const received = new Promise<http.IncomingMessage>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
+            const parser = createSseParser()
+            response.on('data', (bytes: Buffer) => {
+              for (const event of parser.feed(bytes)) {
+                const envelope = parseStreamEnvelope(event.data)
+                if (envelope) seqs.push(envelope.seq)
+              }
+              if (seqs.length >= total - 2) resolve(response)
+            })
+          })
+          .on('error', reject)
+      })
+      for (let attempt = 0; attempt < 200 && first.hub.stats().listeners === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      for (let index = 5; index < total; index++) {
+        const chunk: StreamChunk = { type: 'text-start', id: `${index}` }
+        if (index % 10 === 0) await first.store.appendAndWait(conversationId, 'r', chunk)
+        else first.store.append(conversationId, 'r', chunk)
+      }
+      const response = await received
+      expect(response.headers['transfer-encoding']).toBe('chunked')
+      expect(seqs).toEqual(Array.from({ length: total - 2 }, (_, index) => index + 3))
+      response.destroy()
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

@@ -1,6 +1,11 @@
 import { SSE_HEARTBEAT } from '@sprout/protocol/stream/sse-event.ts'
 import { createReplayCompactor } from './compact-replay.ts'
-import { type EncodedEnvelope, encodeEnvelope } from './encoded-envelope.ts'
+import {
+  concatBytes,
+  type EncodedEnvelope,
+  encodeEnvelope,
+  type LiveBatch,
+} from './encoded-envelope.ts'
 import type { EventHub, HubListener } from './event-hub.ts'
 import type { EventStore } from './event-store.ts'
 
@@ -19,11 +24,6 @@ export const sseHeaders = {
   'x-accel-buffering': 'no',
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  return Buffer.concat(parts)
-}
-
 export type EventStreamOptions = {
   hub: EventHub
   store: EventStore
@@ -31,6 +31,16 @@ export type EventStreamOptions = {
   after: number | undefined
   /** Called once when the listener goes away or the stream ends (by `openEventStream`, `sseResponse`). */
   onClose?: () => void
+}
+
+/**
+ * Where a listener's live batches may be written at once, from the hub's fan-out, while the
+ * listener has nothing else to send: no promise, no wake-up and no copy per listener and event.
+ */
+export type LiveSink = {
+  /** False while the socket holds more than it should (wait for the pull loop's drain). */
+  writable: () => boolean
+  write: (batch: LiveBatch) => void
 }
 
 /** One listener's SSE bytes, taken as the client's socket accepts them. */
@@ -80,29 +90,54 @@ export async function openEventStream(
   )
 }
 
-/** The listener behind `openEventStream`, for writers that take bytes themselves. */
-export async function openEventSession(options: EventStreamOptions): Promise<EventStreamSession> {
+/**
+ * The listener behind `openEventStream`, for writers that take bytes themselves. With `sink`,
+ * live batches that come while the writer waits with nothing to send go straight to it.
+ */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the listener's queue, replay position and live path its methods share
+export async function openEventSession(
+  options: EventStreamOptions,
+  sink?: LiveSink,
+): Promise<EventStreamSession> {
   const { hub, store, conversationId } = options
   let queue: EncodedEnvelope[] = []
   let overflowed = false
   let heartbeatDue = false
   let closed = false
+  /** `next` waits with everything up to `lastSent` sent: a live batch may bypass it. */
+  let parked = false
   let wake: (() => void) | undefined
   const signal = () => {
+    parked = false
     const resume = wake
     wake = undefined
     resume?.()
   }
 
+  const enqueue = (envelope: EncodedEnvelope) => {
+    if (queue.length >= MAX_QUEUED_ENVELOPES) {
+      queue = []
+      overflowed = true
+    } else {
+      queue.push(envelope)
+    }
+  }
+
   const listener: HubListener = {
     deliver: (envelope) => {
       if (closed) return
-      if (queue.length >= MAX_QUEUED_ENVELOPES) {
-        queue = []
-        overflowed = true
-      } else {
-        queue.push(envelope)
+      enqueue(envelope)
+      signal()
+    },
+    deliverBatch: (batch) => {
+      if (closed) return
+      if (parked && sink && batch.first === lastSent + 1 && sink.writable()) {
+        // Nothing is queued, replayed or due while parked: the batch is next, whole.
+        lastSent = batch.last
+        sink.write(batch)
+        return
       }
+      for (const envelope of batch.envelopes) enqueue(envelope)
       signal()
     },
     heartbeat: () => {
@@ -148,7 +183,7 @@ export async function openEventSession(options: EventStreamOptions): Promise<Eve
             out.push(encodeEnvelope(event.seq, event.runId, event.chunkText))
           }
         }
-        if (out.length > 0) return concat(out.map((envelope) => envelope.bytes))
+        if (out.length > 0) return concatBytes(out.map((envelope) => envelope.bytes))
         continue
       }
       if (queue.length > 0) {
@@ -166,13 +201,14 @@ export async function openEventSession(options: EventStreamOptions): Promise<Eve
           parts.push(envelope.bytes)
           lastSent = envelope.seq
         }
-        if (parts.length > 0) return concat(parts)
+        if (parts.length > 0) return concatBytes(parts)
         continue
       }
       if (heartbeatDue) {
         heartbeatDue = false
         return heartbeatBytes
       }
+      parked = true
       await new Promise<void>((resolve) => {
         wake = resolve
       })

@@ -1,11 +1,13 @@
-import { once } from 'node:events'
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
+import { httpChunk } from './encoded-envelope.ts'
 import {
   type EventStreamOptions,
   type EventStreamSession,
+  type LiveSink,
   openEventSession,
   openEventStream,
   sseHeaders,
@@ -23,12 +25,68 @@ export async function sseResponse(
 ): Promise<Response> {
   const outgoing = context.env?.outgoing as ServerResponse | undefined
   if (!outgoing) return new Response(await openEventStream(options), { headers: sseHeaders })
-  const session = await openEventSession(options)
-  void writeEvents(session, outgoing).finally(() => options.onClose?.())
+  const writer = createWriter(outgoing)
+  const session = await openEventSession(options, writer.sink)
+  void writeEvents(session, outgoing, writer).finally(() => options.onClose?.())
   return RESPONSE_ALREADY_SENT
 }
 
-async function writeEvents(session: EventStreamSession, outgoing: ServerResponse) {
+type Writer = {
+  /** Writes bytes; false when the caller should wait for `drained` before writing more. */
+  write: (bytes: Uint8Array) => boolean
+  drained: () => Promise<void>
+  sink: LiveSink | undefined
+}
+
+/**
+ * Once the headers are out, a chunked response's body is written to its socket ready framed:
+ * a live batch is framed once for all its listeners, and each listener's write is one
+ * `socket.write` instead of ServerResponse's cork, size, data, CRLF and uncork. Used only while
+ * the socket is this response's alone and the body is chunked (any HTTP/1.1 client).
+ */
+function createWriter(outgoing: ServerResponse): Writer {
+  let socket: Socket | undefined
+  const ownSocket = () => {
+    if (socket) return socket
+    const candidate = outgoing.socket as (Socket & { _httpMessage?: unknown }) | null
+    if (outgoing.headersSent && outgoing.chunkedEncoding && candidate?._httpMessage === outgoing) {
+      socket = candidate
+    }
+    return socket
+  }
+  const write = (bytes: Uint8Array): boolean => {
+    const direct = ownSocket()
+    return direct ? direct.write(httpChunk(bytes)) : outgoing.write(bytes)
+  }
+  // Not `once(…, 'drain')`: that rejects on the socket's 'error' (a listener gone), which is an
+  // ordinary end here ('close' follows).
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const target = socket ?? outgoing
+      const done = () => {
+        target.off('drain', done)
+        target.off('close', done)
+        resolve()
+      }
+      target.once('drain', done)
+      target.once('close', done)
+    })
+  return {
+    write,
+    drained,
+    sink: {
+      writable: () => {
+        const direct = ownSocket()
+        return direct !== undefined && !direct.destroyed && !direct.writableNeedDrain
+      },
+      write: (batch) => {
+        socket?.write(batch.httpChunk)
+      },
+    },
+  }
+}
+
+async function writeEvents(session: EventStreamSession, outgoing: ServerResponse, writer: Writer) {
   const closed = new Promise<void>((resolve) => {
     outgoing.once('close', () => {
       session.close()
@@ -41,8 +99,8 @@ async function writeEvents(session: EventStreamSession, outgoing: ServerResponse
     for (;;) {
       const bytes = await session.next()
       if (!bytes || outgoing.destroyed) break
-      if (!outgoing.write(bytes)) {
-        await Promise.race([once(outgoing, 'drain'), closed])
+      if (!writer.write(bytes)) {
+        await Promise.race([writer.drained(), closed])
       }
     }
     outgoing.end()

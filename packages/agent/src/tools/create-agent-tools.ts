@@ -1,5 +1,6 @@
 import type { ToolName } from '@sprout/protocol/tool-formats/tool-names.ts'
-import type { Tool } from 'ai'
+import { type Schema, type Tool, zodSchema } from 'ai'
+import type { z } from 'zod'
 import { createAddRandomTool } from './add-random.ts'
 import { createDeleteFileTool } from './delete-file.ts'
 import { createErrorReportsListTool } from './error-reports-list.ts'
@@ -45,8 +46,39 @@ export function createAgentTools(context: ToolContext) {
         error_reports_update: createErrorReportsUpdateTool(context),
       }
     : {}
-  if (!isWebSearchConfigured(context.webSearch)) return orderToolCalls({ ...tools, ...errorTools })
-  return orderToolCalls({ ...tools, ...errorTools, web_search: createWebSearchTool(context) })
+  if (!isWebSearchConfigured(context.webSearch)) {
+    return orderToolCalls(withConvertedSchemas({ ...tools, ...errorTools }))
+  }
+  return orderToolCalls(
+    withConvertedSchemas({ ...tools, ...errorTools, web_search: createWebSearchTool(context) }),
+  )
+}
+
+/** Each tool's zod input schema, as the AI SDK's schema whose JSON Schema is kept once made. */
+const convertedSchemas = new WeakMap<z.ZodType, Schema>()
+
+/**
+ * The AI SDK turns a zod input schema into JSON Schema at every model call (a new wrapper each
+ * time): for these tools that was 1.3–1.8 ms on the way to every step's first token. Wrapped
+ * once per process instead; validation is the same (zod's safeParseAsync).
+ */
+function withConvertedSchemas<Tools extends Record<string, Tool>>(tools: Tools): Tools {
+  const converted: Record<string, Tool> = {}
+  for (const [name, tool] of Object.entries(tools)) {
+    const input = tool.inputSchema as unknown
+    if (!(input && typeof input === 'object' && '_zod' in input)) {
+      converted[name] = tool
+      continue
+    }
+    const zod = input as z.ZodType
+    let schema = convertedSchemas.get(zod)
+    if (!schema) {
+      schema = zodSchema(zod)
+      convertedSchemas.set(zod, schema)
+    }
+    converted[name] = { ...tool, inputSchema: schema } as Tool
+  }
+  return converted as Tools
 }
 
 export type AgentTools = ReturnType<typeof createAgentTools>

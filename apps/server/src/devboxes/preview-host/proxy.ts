@@ -17,6 +17,19 @@ const hopByHop = new Set([
 ])
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+const previewCookiePrefix = `${PREVIEW_COOKIE}=`
+const cookieSeparator = /;\s*/
+
+/** The answer's raw headers without hop-by-hop ones, as the flat list `writeHead` takes. */
+function answerHeaders(answer: IncomingMessage): string[] {
+  const raw = answer.rawHeaders
+  const kept: string[] = []
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] as string
+    if (!hopByHop.has(name.toLowerCase())) kept.push(name, raw[index + 1] as string)
+  }
+  return kept
+}
 
 /** The request's headers for the dev server: hop-by-hop headers and Sprout's cookie removed. */
 function forwardedHeaders(
@@ -28,12 +41,16 @@ function forwardedHeaders(
     if (value === undefined || hopByHop.has(name)) continue
     headers[name] = value
   }
+  // Sprout's cookie is taken out; a request without it keeps its cookies as they are.
   const cookie = request.headers.cookie
-    ?.split(/;\s*/)
-    .filter((part) => !part.startsWith(`${PREVIEW_COOKIE}=`))
-    .join('; ')
-  if (cookie) headers.cookie = cookie
-  else delete headers.cookie
+  if (cookie?.includes(previewCookiePrefix)) {
+    const kept = cookie
+      .split(cookieSeparator)
+      .filter((part) => !part.startsWith(previewCookiePrefix))
+      .join('; ')
+    if (kept) headers.cookie = kept
+    else delete headers.cookie
+  }
   headers['x-forwarded-host'] = request.headers.host ?? ''
   headers['x-forwarded-proto'] = 'http'
   headers.host = 'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
@@ -86,14 +103,15 @@ export function proxyHttp(
     { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
     (answer) => {
       if (refused) return answer.resume()
-      const headers: http.OutgoingHttpHeaders = {}
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && !hopByHop.has(name)) headers[name] = value
-      }
       if (inject && isInjectableHtml(request.method, answer.statusCode, answer.headers)) {
+        const headers: http.OutgoingHttpHeaders = {}
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+        }
         return void sendInjected(answer, response, headers, inject)
       }
-      response.writeHead(answer.statusCode ?? 502, headers)
+      // The raw list: no header object is built for the answer (a profile showed it).
+      response.writeHead(answer.statusCode ?? 502, answerHeaders(answer))
       answer.pipe(response)
     },
   )
@@ -107,6 +125,10 @@ export function proxyHttp(
       response.destroy()
     }
   })
+  // A request without a body (most GETs) has nothing to stream or count.
+  if (request.headers['content-length'] === undefined && !request.headers['transfer-encoding']) {
+    return void upstream.end()
+  }
   if (Number.isFinite(maxBodyBytes)) {
     let received = 0
     request.on('data', (chunk: Buffer) => {

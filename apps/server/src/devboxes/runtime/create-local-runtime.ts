@@ -20,6 +20,9 @@ export const devboxLogger: DevboxLogger = {
   error: (message, details) => console.error(`[devbox] ${message}`, details ?? ''),
 }
 
+/** How long the pool waits after a claim before provisioning the claimed box's replacement. */
+const poolRefillDelayMs = 2000
+
 /** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
 export function createLocalDevboxRuntime(
   config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'>,
@@ -50,6 +53,8 @@ export function createLocalDevboxRuntime(
     targets: { fullstack: config.devbox.poolTarget },
     logger,
     persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
+    // The claimed box's first preview loads go first (docs/architecture/devbox.md "Pool").
+    refillDelayMs: poolRefillDelayMs,
   })
   const appServers = createAppServerManager({
     deploysDir: path.join(config.dataDir, 'deploys'),

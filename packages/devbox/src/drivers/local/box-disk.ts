@@ -59,6 +59,12 @@ export type BoxDiskUsage = {
   assertSpace: () => Promise<void>
   /** After a command: the line the builder shows when the disk is (or just was) full. */
   fullNotice: (output: string) => Promise<string | undefined>
+  /**
+   * A dev box's image only: `layers/` beside `workspace/` and `data/` at the image's root, for
+   * writable layers (its node_modules overlay's upper folder) that count against the box's limit
+   * but that no file tool or checkpoint sees.
+   */
+  layersPath?: string
 }
 
 function findTool(name: string): string | undefined {
@@ -323,7 +329,8 @@ export type BoxDisks = ReturnType<typeof createBoxDisks>
  * Per-box filesystem images (docs/architecture/devbox.md "Disk"): as root, a dev box's workspace
  * and data folder live on one sparse ext4 image of DEVBOX_DISK_MB, `{rootDir}/disks/{id}.img`,
  * mounted at `{rootDir}/volumes/{id}` and bound onto `workspaces/{id}` and `data/{id}`, so every
- * other code path keeps its paths. A production data folder gets an image of APPS_DISK_MB next
+ * other code path keeps its paths; its `layers/` holds the box's writable node_modules layer
+ * (shared-dependencies.ts), on its limit but in no path a file tool or checkpoint walks. A production data folder gets an image of APPS_DISK_MB next
  * to it (`deploys/{app}/data.img`), mounted on it. Elsewhere the limit is measured.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure holds the images' folders, tools and locks its methods share
@@ -400,6 +407,7 @@ export function createBoxDisks(options: {
     volume: volumeOf(id),
     workspace: path.join(volumeOf(id), 'workspace'),
     data: path.join(volumeOf(id), 'data'),
+    layers: path.join(volumeOf(id), 'layers'),
   })
 
   return {
@@ -427,6 +435,7 @@ export function createBoxDisks(options: {
           await mountImage(support.tools, paths.image, paths.volume)
           await mkdir(paths.workspace, { recursive: true })
           await mkdir(paths.data, { recursive: true, mode: 0o700 })
+          await mkdir(paths.layers, { recursive: true, mode: 0o700 })
           await bind(support.tools, paths.workspace, targets.workspacePath)
           await bind(support.tools, paths.data, targets.dataPath)
         } catch (error) {
@@ -438,7 +447,7 @@ export function createBoxDisks(options: {
           })
           return measuredDisk([targets.workspacePath, targets.dataPath], limitMb)
         }
-        return filesystemDisk(paths.volume, limitMb)
+        return { ...filesystemDisk(paths.volume, limitMb), layersPath: paths.layers }
       }),
 
     /**
@@ -460,7 +469,7 @@ export function createBoxDisks(options: {
         await bind(support.tools, paths.workspace, targets.workspacePath)
         await bind(support.tools, paths.data, targets.dataPath)
         const sizeMb = Math.round((await stat(paths.image)).size / mebibyte)
-        return filesystemDisk(paths.volume, sizeMb)
+        return { ...filesystemDisk(paths.volume, sizeMb), layersPath: paths.layers }
       }),
 
     /** Unmounts the box's folders and image (lazily when busy) and deletes the image. */

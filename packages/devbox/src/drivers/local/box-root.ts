@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { isInside } from '../../is-inside.ts'
 
@@ -72,35 +82,90 @@ export function serverToolchain(executablePath: string = process.execPath): Tool
   }
 }
 
-/** The generated /etc files of boxes, written once into the server's run folder. */
-export function writeEtcFiles(runDirectory: string, user: { uid: number; gid: number }) {
+const stagedEtcFolders = new Map<string, string>()
+
+/**
+ * The /etc of boxes, staged once per server in its run folder: copies of the allow-listed host
+ * entries (links kept as links) and a generated passwd, group and hosts. One bind of it costs a
+ * command about a third of what a bind per entry does (docs/performance.md, "allow-listed root").
+ */
+export function stageEtc(runDirectory: string, user: { uid: number; gid: number }): string {
+  const key = `${runDirectory}:${user.uid}:${user.gid}`
+  const staged = stagedEtcFolders.get(key)
+  if (staged && existsSync(staged)) return staged
+  removeStaleEtcFolders(runDirectory)
+  const folder = path.join(runDirectory, `etc-${process.pid}-${stagedEtcFolders.size}`)
+  rmSync(folder, { recursive: true, force: true })
+  mkdirSync(folder, { recursive: true, mode: 0o755 })
+  for (const name of etcEntries) {
+    const hostPath = path.posix.join('/etc', name)
+    if (!existsSync(hostPath) && !isLink(hostPath)) continue
+    try {
+      cpSync(hostPath, path.join(folder, name), { recursive: true, verbatimSymlinks: true })
+    } catch {
+      // An entry the server may not read (or that vanished) is left out: programs use defaults.
+    }
+  }
   writeFileSync(
-    path.join(runDirectory, 'passwd'),
+    path.join(folder, 'passwd'),
     `root:x:0:0:root:/root:/usr/sbin/nologin\nsprout:x:${user.uid}:${user.gid}:Sprout app:/home/sprout:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+    { mode: 0o644 },
   )
   writeFileSync(
-    path.join(runDirectory, 'group'),
+    path.join(folder, 'group'),
     `root:x:0:\nsprout:x:${user.gid}:\nnogroup:x:65534:\n`,
+    { mode: 0o644 },
   )
   writeFileSync(
-    path.join(runDirectory, 'hosts'),
+    path.join(folder, 'hosts'),
     '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tsprout-box\n',
+    { mode: 0o644 },
   )
+  stagedEtcFolders.set(key, folder)
+  return folder
+}
+
+/** Staged /etc folders of servers that are gone (a crash, an earlier run). */
+function removeStaleEtcFolders(runDirectory: string) {
+  let names: string[] = []
+  try {
+    names = readdirSync(runDirectory)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const owner = /^etc-(\d+)-\d+$/.exec(name)?.[1]
+    if (owner === undefined || Number(owner) === process.pid || isAlive(Number(owner))) continue
+    rmSync(path.join(runDirectory, name), { recursive: true, force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function isLink(hostPath: string): boolean {
+  try {
+    return lstatSync(hostPath).isSymbolicLink()
+  } catch {
+    return false
+  }
 }
 
 /** bubblewrap arguments for the system part of the root: the same for every box. */
 export function systemMountArguments(input: {
-  runDirectory: string
+  etcFolder: string
   toolchain: Toolchain
   memoryMb: number
 }): string[] {
   const argumentsList = ['--ro-bind', '/usr', '/usr']
   for (const top of systemTops) argumentsList.push(...mirrorEntry(top))
-  argumentsList.push('--perms', '0755', '--dir', '/etc')
-  for (const name of etcEntries) argumentsList.push(...mirrorEntry(path.posix.join('/etc', name)))
-  for (const name of ['passwd', 'group', 'hosts']) {
-    argumentsList.push('--ro-bind', path.join(input.runDirectory, name), `/etc/${name}`)
-  }
+  argumentsList.push('--ro-bind', input.etcFolder, '/etc')
   const tmpBytes = String(Math.min(tmpBytesCap, input.memoryMb * 1024 * 1024))
   argumentsList.push(
     '--dev',

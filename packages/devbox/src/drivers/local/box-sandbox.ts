@@ -22,6 +22,8 @@ const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
 export const workspaceInside = '/home/sprout/app'
 /** Where the app's data folder (its database) appears inside the sandbox, outside the source tree. */
 export const dataInside = '/home/sprout/data'
+/** The dev server's live variables in the data folder (BoxSandbox.environmentFile). */
+const environmentFileName = 'sprout-env.json'
 const keeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
 
 export type BoxSandbox = {
@@ -39,6 +41,12 @@ export type BoxSandbox = {
   environment: Record<string, string>
   /** How the server reaches the dev server listening on `port` inside the box. */
   devServerTarget: (port: number) => DevServerTarget
+  /**
+   * Where Sprout writes the variables a running dev server takes without a restart
+   * (SPROUT_APP_TOKEN, SENTRY_DSN, SPROUT_INTERNAL_URL): a file in the box's data folder,
+   * outside the workspace, on the host and as the box sees it; undefined without a data folder.
+   */
+  environmentFile: { host: string; inside: string } | undefined
   /** Throws a clear error while the workspace is over its disk limit. */
   assertDiskSpace: () => Promise<void>
   /** Kills every process of the box and removes its namespace, cgroups and sockets. */
@@ -203,6 +211,15 @@ export function createBoxSandbox(input: {
       ...(input.dataPath ? { DATABASE_URL: databaseUrl(input.dataPath) } : {}),
       ...(confinedNetwork ? proxyEnvironment : {}),
     },
+    environmentFile: input.dataPath
+      ? {
+          host: path.join(input.dataPath, environmentFileName),
+          inside: path.posix.join(
+            tools.bubblewrapPath ? dataInside : input.dataPath,
+            environmentFileName,
+          ),
+        }
+      : undefined,
     devServerTarget: (port) =>
       confinedNetwork && network
         ? { socketPath: network.devSocketPath }

@@ -25,7 +25,10 @@ export type DependencyCache = {
   /**
    * Returns a folder with the template's package.json, package-lock.json and an installed
    * node_modules, installing it the first time. Each version of the template's manifests gets
-   * its own folder, so an updated template never reuses stale dependencies.
+   * its own folder, so an updated template never reuses stale dependencies. A complete folder is
+   * never changed or deleted afterwards: boxes' node_modules overlays use it as their read-only
+   * lower (shared-dependencies.ts), so a new version of the manifests leaves the boxes made from
+   * an older one working. Removing an old folder is only safe once no box records it.
    */
   prepare: (packType: string, templateDirectory: string) => Promise<string>
 }

@@ -18,6 +18,10 @@ console.log('started with', process.env.APP_TOKEN ?? 'no token')
 export const app = new Hono().basePath('/api')
 app.get('/health', (c) => c.json({ ok: true }))
 app.get('/token-length', (c) => c.json({ length: process.env.APP_TOKEN?.length ?? 0 }))
+app.get('/app-token', (c) => {
+  console.log('app token', process.env.SPROUT_APP_TOKEN ?? 'unset')
+  return c.json({ token: process.env.SPROUT_APP_TOKEN ?? '' })
+})
 export default app
 `
 
@@ -68,6 +72,31 @@ test('setEnvironment restarts the dev server with the values, on the same port, 
   expect(box.devServer.status()).toBe('stopped')
   await box.devServer.start()
   await waitFor(async () => (await tokenLength()) === 6, 30_000)
+}, 120_000)
+
+test("Sprout's own variables reach a running dev server without a restart, redacted in its output", async () => {
+  const appToken = async () => {
+    const answer = await requestDevServer(box.devServer.target(), '/api/app-token').catch(
+      () => undefined,
+    )
+    return answer?.status === 200 ? (JSON.parse(answer.body) as { token: string }).token : undefined
+  }
+  await waitFor(async () => (await appToken()) === '', 30_000)
+  const pid = box.devServer.processGroupId()
+  // A box claimed from the pool gets its app's token: read from SPROUT_ENV_FILE, no restart.
+  await box.devServer.setEnvironment?.({ APP_TOKEN: 'tok-12', SPROUT_APP_TOKEN: 'app-tok-98765' })
+  expect(box.devServer.status()).toBe('running')
+  expect(await appToken()).toBe('app-tok-98765')
+  expect(box.devServer.processGroupId()).toBe(pid)
+  await waitFor(async () => box.devServer.logs().includes('app token [secret SPROUT_APP_TOKEN]'))
+  expect(box.devServer.logs()).not.toContain('app-tok-98765')
+  // Unset again, still without a restart; a vault value's change restarts it.
+  await box.devServer.setEnvironment?.({ APP_TOKEN: 'tok-12' })
+  expect(await appToken()).toBe('')
+  expect(box.devServer.processGroupId()).toBe(pid)
+  await box.devServer.setEnvironment?.({ APP_TOKEN: 'tok-1234567890' })
+  expect(box.devServer.processGroupId()).not.toBe(pid)
+  await waitFor(async () => (await tokenLength()) === 14, 30_000)
 }, 120_000)
 
 test('a box reopened after a restart starts its dev server once, with the environment given', async () => {

@@ -1,4 +1,8 @@
 import type { ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
+import { chown, open, rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { createSecretRedactor, type SecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
@@ -19,6 +23,14 @@ const restartMaxDelayMs = 10_000
 /** A server that ran this long before dying is restarted quickly again. */
 const stableRunMs = 30_000
 const keptLogCharacters = 64 * 1024
+/**
+ * Sprout's own variables, which a running dev server of the fullstack template takes from
+ * `SPROUT_ENV_FILE` before its next /api request (templates/fullstack/vite.config.ts): setting
+ * only these never restarts it. Vault values still do.
+ */
+const liveVariables = ['SENTRY_DSN', 'SPROUT_APP_TOKEN', 'SPROUT_INTERNAL_URL']
+/** What a workspace's vite.config.ts says when its dev server reads SPROUT_ENV_FILE. */
+const liveEnvironmentMarker = 'SPROUT_ENV_FILE'
 
 export type DevServer = Devbox['devServer'] & {
   logs: () => string
@@ -70,10 +82,12 @@ export function createDevServer(input: {
       status = 'stopped'
       return
     }
+    const environmentFile = input.sandbox.environmentFile
     const environment = boxEnvironment(input.sandbox.workspaceInside, {
       ...input.env,
       ...extraEnv,
       ...input.sandbox.environment,
+      ...(environmentFile ? { SPROUT_ENV_FILE: environmentFile.inside } : {}),
       PORT: String(port),
     })
     const argv = input.sandbox.commandFor({
@@ -84,12 +98,19 @@ export function createDevServer(input: {
     if (!argv[0]) throw new Error('The sandbox produced no command')
     const serverProcess = spawnProcessGroup(argv, { cwd: input.workspacePath, env: environment })
     child = serverProcess
-    const output = redactor.stream()
+    // Values taken without a restart change the redactor of a running server's output too.
+    let outputRedactor = redactor
+    let output = redactor.stream()
     // The app's output and its process's events reach here: a fault stays with this box.
     const where = `The dev server of box ${input.boxId}`
-    const keep = guarded(input.logger, `${where}: its output`, (text: string) =>
-      appendLog(output.push(text)),
-    )
+    const keep = guarded(input.logger, `${where}: its output`, (text: string) => {
+      if (outputRedactor !== redactor) {
+        appendLog(output.flush())
+        outputRedactor = redactor
+        output = redactor.stream()
+      }
+      appendLog(output.push(text))
+    })
     serverProcess.stdout?.setEncoding('utf8').on('data', keep)
     serverProcess.stderr?.setEncoding('utf8').on('data', keep)
     serverProcess.once(
@@ -218,9 +239,32 @@ export function createDevServer(input: {
         .catch(() => undefined)
         .then(async () => {
           if (sameEnvironment(env, extraEnv)) return
+          const previous = extraEnv
           extraEnv = { ...env }
           redactor = createSecretRedactor(extraEnv)
+          const file = input.sandbox.environmentFile
+          const written =
+            file !== undefined &&
+            (await writeLiveEnvironment(file.host, extraEnv, input.sandbox.owner).then(
+              () => true,
+              (error: Error) => {
+                input.logger.warn('The dev server environment file could not be written', {
+                  boxId: input.boxId,
+                  error: error.message,
+                })
+                return false
+              },
+            ))
           if (wanted !== 'running') return
+          // Only Sprout's own variables changed (a box claimed from the pool gets its app's
+          // token and DSN): the running server reads them from the file, no restart.
+          if (
+            written &&
+            onlyLiveVariablesDiffer(previous, extraEnv) &&
+            (await readsLiveEnvironment(input.workspacePath))
+          ) {
+            return
+          }
           // A process's environment is fixed at its start: the server starts again, on the same
           // port, and the preview's page reconnects and reloads by itself.
           await stop()
@@ -242,4 +286,53 @@ function sameEnvironment(first: Record<string, string>, second: Record<string, s
   return (
     keys.length === Object.keys(second).length && keys.every((key) => first[key] === second[key])
   )
+}
+
+function onlyLiveVariablesDiffer(
+  first: Record<string, string>,
+  second: Record<string, string>,
+): boolean {
+  for (const key of new Set([...Object.keys(first), ...Object.keys(second)])) {
+    if (first[key] !== second[key] && !liveVariables.includes(key)) return false
+  }
+  return true
+}
+
+/**
+ * Writes the live variables for the box's processes to read: a new file (never through a link
+ * the box left at the name, the folder being the box's), then renamed over the old one.
+ */
+async function writeLiveEnvironment(
+  file: string,
+  env: Record<string, string>,
+  owner: { uid: number; gid: number } | undefined,
+) {
+  // null: the variable is unset (the server deletes it from its environment).
+  const values = Object.fromEntries(liveVariables.map((key) => [key, env[key] ?? null]))
+  const temporary = path.join(path.dirname(file), `.sprout-env-${randomUUID()}`)
+  try {
+    await writeFile(temporary, JSON.stringify(values), { flag: 'wx', mode: 0o600 })
+    if (owner) await chown(temporary, owner.uid, owner.gid)
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined)
+    throw error
+  }
+}
+
+/** Whether the workspace's dev server reads SPROUT_ENV_FILE (the template's vite.config.ts does). */
+async function readsLiveEnvironment(workspacePath: string): Promise<boolean> {
+  // The workspace is the box's: no link followed, no FIFO waited on, no huge file read.
+  const handle = await open(
+    path.join(workspacePath, 'vite.config.ts'),
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  ).catch(() => undefined)
+  if (!handle) return false
+  try {
+    const stats = await handle.stat()
+    if (!stats.isFile() || stats.size > 256 * 1024) return false
+    return (await handle.readFile('utf8')).includes(liveEnvironmentMarker)
+  } finally {
+    await handle.close()
+  }
 }

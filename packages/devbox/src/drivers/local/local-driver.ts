@@ -1,7 +1,7 @@
 // Long file: the driver's one closure owns its attached boxes, provisioning and production servers.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
-import { copyFile, cp, mkdir, realpath, rm } from 'node:fs/promises'
+import { existsSync, lstatSync, mkdirSync } from 'node:fs'
+import { copyFile, cp, mkdir, realpath, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
@@ -22,6 +22,7 @@ import {
   describeDiskEnforcement,
   diskFullMessage,
   isNoSpaceError,
+  measuredDisk,
 } from './box-disk.ts'
 import { boxEnvironment } from './box-environment.ts'
 import { createBoxExec } from './box-exec.ts'
@@ -30,6 +31,12 @@ import { createDependencyCache } from './dependency-cache.ts'
 import { createDevServer, type DevServer } from './dev-server.ts'
 import { ensureOwner } from './ensure-owner.ts'
 import { createSandbox, type Enforcement, type SandboxMode } from './sandbox.ts'
+import {
+  createSharedDependencies,
+  type DependencyLayers,
+  type DependencyMode,
+  layersIn,
+} from './shared-dependencies.ts'
 import { createWorkspaceFiles } from './workspace-files.ts'
 
 const runFile = promisify(execFile)
@@ -60,6 +67,12 @@ export type LocalDriverOptions = {
    * with `rm`): the box's folders are measured, production data is not limited.
    */
   disk?: DiskMode
+  /**
+   * `shared` (the default with `disk: 'auto'`): as root with overlayfs, a box's node_modules is
+   * the prepared cache's, read-only, under a writable layer of its own (shared-dependencies.ts),
+   * instead of a copy; `copied` (the default with `measured`, and the fallback): a real copy.
+   */
+  dependencies?: DependencyMode
   /** APPS_DISK_MB: the size of each deployed app's data folder, 1024 by default. */
   appsDiskMb?: number
   /** DEVBOX_EGRESS: what the egress proxy lets boxes reach. */
@@ -99,7 +112,12 @@ export type LocalDriver = Omit<DevboxDriver, 'provision' | 'open'> & {
   startAppServer: StartAppServer
 }
 
-type AttachedBox = { box: LocalDevbox; stopAll: AbortController; release: () => Promise<void> }
+type AttachedBox = {
+  box: LocalDevbox
+  stopAll: AbortController
+  release: () => Promise<void>
+  owner: { uid: number; gid: number } | undefined
+}
 
 /**
  * Dev boxes as folders on this machine, each with a dev-server process
@@ -133,6 +151,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     cacheDir: options.cacheDir ?? path.join(rootDir, 'cache'),
     logger,
   })
+  const dependencies = createSharedDependencies({
+    mode: options.dependencies ?? (options.disk === 'auto' ? 'shared' : 'copied'),
+    rootDir,
+    logger,
+  })
+  if (!dependencies.support.shared && options.dependencies === 'shared') {
+    logger.warn('Dev boxes get a copy of their dependencies', {
+      reason: dependencies.support.reason,
+    })
+  }
   const attached = new Map<string, AttachedBox>()
   const appServers = createAppServerStarter({ sandbox, logger, disks, appsDiskMb })
 
@@ -158,6 +186,21 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     workspacePath: workspacePathOf(id),
     dataPath: path.join(appDataDir, id),
   })
+  /** A box's node_modules layer: on its image when it has one, else `{rootDir}/layers/{id}`. */
+  const layersOf = (id: string, disk: BoxDiskUsage): DependencyLayers =>
+    layersIn(
+      disk.layersPath
+        ? path.join(disk.layersPath, 'node_modules')
+        : path.join(rootDir, 'layers', id),
+    )
+  /** A measured box counts its upper layer too (`du -x` does not enter the overlay). */
+  const withLayers = (id: string, disk: BoxDiskUsage): BoxDiskUsage =>
+    disk.enforcedBy === 'measurement' && !disk.layersPath
+      ? measuredDisk(
+          [workspacePathOf(id), path.join(appDataDir, id), layersOf(id, disk).upper],
+          disk.limitMb,
+        )
+      : disk
 
   const attach = async (
     id: string,
@@ -170,6 +213,14 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     await mkdir(dataPath, { recursive: true, mode: 0o700 })
     const boxSandbox = sandbox.forBox({ boxId: id, workspacePath, dataPath })
     if (boxSandbox.owner) {
+      const modules = path.join(workspacePath, 'node_modules')
+      // A workspace handed to another uid is chowned whole: never through the shared lower.
+      if (
+        dependencies.isMounted(modules) &&
+        (await stat(workspacePath)).uid !== boxSandbox.owner.uid
+      ) {
+        await dependencies.remove(modules)
+      }
       await ensureOwner(workspacePath, boxSandbox.owner)
       await ensureOwner(dataPath, boxSandbox.owner)
     }
@@ -212,7 +263,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         await boxSandbox.release()
       },
     }
-    const entry = { box, stopAll, release: boxSandbox.release }
+    const entry = { box, stopAll, release: boxSandbox.release, owner: boxSandbox.owner }
     attached.set(id, entry)
     return entry
   }
@@ -229,8 +280,11 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const destroy = async (id: string) => {
     const workspacePath = workspacePathOf(id)
     await detach(id)
+    // The overlay first: nothing below is deleted through it (its lower is shared).
+    await dependencies.remove(path.join(workspacePath, 'node_modules'))
     // Its image goes whole: nothing to delete file by file on it.
     await disks.destroy(id, diskTargets(id))
+    await rm(path.join(rootDir, 'layers', id), { recursive: true, force: true, maxRetries: 3 })
     await rm(workspacePath, { recursive: true, force: true, maxRetries: 3 })
     await rm(path.join(appDataDir, id), { recursive: true, force: true, maxRetries: 3 })
   }
@@ -260,7 +314,10 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         throw new Error(`Dev box ${id} already exists`, { cause: error })
       }
       try {
-        const disk = await disks.create(id, sandbox.limits.diskMb, diskTargets(id))
+        const madeDisk = await disks.create(id, sandbox.limits.diskMb, diskTargets(id))
+        const layers = layersOf(id, madeDisk)
+        const shared = dependencies.enabled
+        const disk = shared ? withLayers(id, madeDisk) : madeDisk
         endPhase('diskMs')
         await cp(templateDirectory, workspacePath, {
           recursive: true,
@@ -273,18 +330,49 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
             path.join(workspacePath, 'package-lock.json'),
           )
         }
-        // A real copy, not hard links: app code may write into node_modules, and a shared inode
-        // would let one box change another box's dependencies.
-        await runFile('cp', [
-          '-a',
-          '--reflink=auto',
-          path.join(cacheDirectory, 'node_modules'),
-          workspacePath,
-        ])
+        const copyDependencies = () =>
+          // A real copy, not hard links: app code may write into node_modules, and a shared
+          // inode would let one box change another box's dependencies.
+          runFile('cp', [
+            '-a',
+            '--reflink=auto',
+            path.join(cacheDirectory, 'node_modules'),
+            workspacePath,
+          ])
+        // Shared: an empty mount point now, the overlay once the workspace has its owner.
+        if (shared) await mkdir(path.join(workspacePath, 'node_modules'))
+        else await copyDependencies()
         endPhase('copyMs')
         await initializeRepository(workspacePath, packType)
         endPhase('gitMs')
-        const { box } = await attach(id, packType, disk)
+        const { box, owner } = await attach(id, packType, disk)
+        if (shared) {
+          await dependencies
+            .mount({
+              layers,
+              cacheFolder: cacheDirectory,
+              target: path.join(workspacePath, 'node_modules'),
+              owner,
+            })
+            .catch(async (error: Error) => {
+              logger.warn('Could not share the dependencies with a new box; copying them', {
+                id,
+                error: error.message,
+              })
+              await dependencies.remove(path.join(workspacePath, 'node_modules'), layers.folder)
+              await rm(path.join(workspacePath, 'node_modules'), { recursive: true, force: true })
+              await copyDependencies()
+              if (owner) {
+                await runFile('chown', [
+                  '-R',
+                  '--no-dereference',
+                  `${owner.uid}:${owner.gid}`,
+                  path.join(workspacePath, 'node_modules'),
+                ])
+              }
+            })
+          endPhase('mountMs')
+        }
         await box.devServer.start()
         endPhase('devServerMs')
         logger.info('Provisioned dev box', {
@@ -308,11 +396,27 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         return existing.box
       }
       // After a reboot the workspace is an empty folder until its image is mounted again.
-      const disk = await disks.open(id, sandbox.limits.diskMb, diskTargets(id))
+      const openedDisk = await disks.open(id, sandbox.limits.diskMb, diskTargets(id))
+      const disk = lstatExists(path.join(layersOf(id, openedDisk).folder, 'lower'))
+        ? withLayers(id, openedDisk)
+        : openedDisk
       if (!existsSync(path.join(workspacePathOf(id), '.git'))) {
         throw new Error(`Dev box ${id} has no workspace in ${workspacesDir}; provision a new one`)
       }
-      const { box } = await attach(id, packType, disk)
+      const { box, owner } = await attach(id, packType, disk)
+      await dependencies
+        .reopen({
+          layers: layersOf(id, disk),
+          target: path.join(workspacePathOf(id), 'node_modules'),
+          owner,
+        })
+        .catch((error: Error) => {
+          // `npm install` in the box makes a node_modules of its own in the empty folder.
+          logger.warn('Could not mount the shared dependencies of a box again', {
+            id,
+            error: error.message,
+          })
+        })
       // Not started yet, so the server starts once, with its environment.
       if (openOptions.env) await box.devServer.setEnvironment?.(openOptions.env)
       // The workspace is intact even when app code broke the dev server; restarts keep trying.
@@ -329,6 +433,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     shutdown: async () => {
       await Promise.all([...[...attached.keys()].map((id) => detach(id)), appServers.stopAll()])
     },
+  }
+}
+
+/** True when the path exists, without following a link (the layer's `lower`). */
+function lstatExists(entryPath: string): boolean {
+  try {
+    lstatSync(entryPath)
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type {
@@ -19,9 +19,9 @@ import {
 import {
   probeMountArguments,
   serverToolchain,
+  stageEtc,
   systemMountArguments,
   type Toolchain,
-  writeEtcFiles,
 } from './box-root.ts'
 import { type BoxSandbox, createBoxSandbox } from './box-sandbox.ts'
 import { buildSeccompFilter, refusedSyscalls, seccompSupported } from './seccomp-filter.ts'
@@ -165,13 +165,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     if (full) tools.cgroups = detectCgroups()
     mkdirSync(runDirectory, { recursive: true, mode: 0o700 })
-    writeEtcFiles(runDirectory, tools.boxUser ?? serverUser())
+    const etcFolder = stageEtc(runDirectory, tools.boxUser ?? serverUser())
     if (seccompSupported()) {
       tools.seccompPath = path.join(runDirectory, 'seccomp.bpf')
-      writeFileSync(tools.seccompPath, buildSeccompFilter(), { mode: 0o600 })
+      // Written aside and renamed: a box of another sandbox may be opening it right now.
+      const staging = `${tools.seccompPath}.${process.pid}`
+      writeFileSync(staging, buildSeccompFilter(), { mode: 0o600 })
+      renameSync(staging, tools.seccompPath)
     }
     tools.rootArguments = systemMountArguments({
-      runDirectory,
+      etcFolder,
       toolchain,
       memoryMb: limits.memoryMb,
     })
