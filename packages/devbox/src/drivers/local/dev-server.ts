@@ -1,3 +1,4 @@
+// Long file: one closure owns a dev server's process, its restarts with backoff, its log and its environment file.
 import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
