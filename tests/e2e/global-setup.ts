@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import type { FullConfig } from '@playwright/test'
+import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { adminUser } from './support/users.ts'
 
 /**
  * Runs after the web server has started (Playwright starts it first). Removes the data folders of
- * earlier runs, then signs up the installation's first user, who is therefore its admin, so no
+ * earlier runs (their disk images unmounted first), then signs up the installation's first user, who is therefore its admin, so no
  * test depends on which of them happens to sign up first.
  */
 export default async function globalSetup(config: FullConfig) {
@@ -13,7 +14,10 @@ export default async function globalSetup(config: FullConfig) {
   const parent = path.resolve('.tmp')
   for (const entry of existsSync(parent) ? readdirSync(parent) : []) {
     const folder = path.join(parent, entry)
-    if (entry.startsWith('e2e-data-') && folder !== current && !runnerAlive(entry)) {
+    const ours = entry.startsWith('e2e-data-') || entry.startsWith('e2e-own-')
+    if (ours && folder !== current && !runnerAlive(entry)) {
+      // Run as root, its boxes' disk images are still mounted in it (reused by a restart).
+      await unmountUnder(folder)
       rmSync(folder, { recursive: true, force: true })
     }
   }

@@ -15,6 +15,7 @@ import { mkdir, open, readdir, rename, rm, rmdir, stat, statfs, writeFile } from
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { WorkspacePathError } from '../../devbox-driver.ts'
+import { isInside } from '../../is-inside.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { diskLimitMessage, measureBoxBytes } from './workspace-usage.ts'
 
@@ -186,11 +187,6 @@ export function isMountPoint(folder: string): boolean {
   return currentMountPoints().includes(path.resolve(folder))
 }
 
-function isInsideFolder(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child)
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
-}
-
 /**
  * Unmounts every mount at or below `folder`, deepest first (lazily when busy: processes still
  * inside keep their files until they end, and the loop device is freed then). Safe without root
@@ -200,7 +196,7 @@ export async function unmountUnder(folder: string): Promise<void> {
   const root = path.resolve(folder)
   for (let round = 0; round < 8; round += 1) {
     const inside = currentMountPoints()
-      .filter((mountPoint) => isInsideFolder(mountPoint, root))
+      .filter((mountPoint) => isInside(mountPoint, root))
       .sort((first, second) => second.length - first.length)
     if (inside.length === 0) return
     for (const mountPoint of new Set(inside)) await unmount(mountPoint)
