@@ -19,11 +19,11 @@ import { instanceIdPrefix } from '../packages/devbox/src/app-servers/instance-id
 import { buildDeploy } from '../packages/devbox/src/deploy.ts'
 import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { createLocalDriver } from '../packages/devbox/src/drivers/local/local-driver.ts'
 import { createFullStackFixtureTemplates } from '../packages/devbox/src/testing/app-server-fixture.ts'
 import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
-import { removeDirectory } from './lib/remove-directory.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const coldStarts = 20
@@ -194,7 +194,7 @@ export async function benchAppServers(options: BenchOptions = fullRun): Promise<
   } finally {
     await manager?.close()
     await driver.shutdown()
-    await removeDirectory(root)
+    await removeWithMounts(root)
   }
 }
 

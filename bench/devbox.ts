@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
   createAndWait,
@@ -15,7 +16,6 @@ import {
   startBenchServer,
   waitForPool,
 } from './lib/product-server.ts'
-import { removeDirectory } from './lib/remove-directory.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 export async function benchDevbox(options: BenchOptions = fullRun): Promise<BenchResult> {
@@ -151,7 +151,7 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
     }
   } finally {
     await warm.server.stop()
-    await removeDirectory(warmDir)
+    await removeWithMounts(warmDir)
   }
 
   const coldProvisioning = await medianColdProvisioning()

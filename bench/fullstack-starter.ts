@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { requestDevServer } from '../packages/devbox/src/dev-server-request.ts'
 import type { Devbox } from '../packages/devbox/src/devbox-driver.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
@@ -19,7 +20,6 @@ import {
   startBenchServer,
   waitForPool,
 } from './lib/product-server.ts'
-import { removeDirectory } from './lib/remove-directory.ts'
 import { residentMemoryMiB } from './lib/server-process.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
@@ -138,7 +138,7 @@ export async function benchFullstackStarter(options: BenchOptions = fullRun): Pr
       `${(await productionServerRss(box)).toFixed(0)} MiB`
   } finally {
     await warm.server.stop()
-    await removeDirectory(warmDir)
+    await removeWithMounts(warmDir)
   }
 
   figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(

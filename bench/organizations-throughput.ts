@@ -4,9 +4,9 @@ import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { load } from './lib/load.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
-import { removeDirectory } from './lib/remove-directory.ts'
 import { startServerProcess } from './lib/server-process.ts'
 
 const connections = 50
@@ -128,7 +128,7 @@ export async function benchOrganizationsThroughput(
       await admin.end().catch(() => undefined)
     }
   } finally {
-    await removeDirectory(dataDir)
+    await removeWithMounts(dataDir)
   }
 
   const figures: Record<string, string> = {

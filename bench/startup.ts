@@ -2,8 +2,8 @@
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { type BenchOptions, type BenchResult, fullRun, metric } from './lib/metrics.ts'
-import { removeDirectory } from './lib/remove-directory.ts'
 import { npmStartNodeFlags, residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
 
 export async function benchStartup(options: BenchOptions = fullRun): Promise<BenchResult> {
@@ -48,6 +48,6 @@ export async function benchStartup(options: BenchOptions = fullRun): Promise<Ben
       ],
     }
   } finally {
-    await removeDirectory(dataDir)
+    await removeWithMounts(dataDir)
   }
 }

@@ -6,8 +6,8 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { removeWithMounts } from '../../packages/devbox/src/drivers/local/box-disk.ts'
 import { type PacedAnthropic, startPacedAnthropic } from './paced-anthropic.ts'
-import { removeDirectory } from './remove-directory.ts'
 import { residentMemoryMiB, startServerProcess } from './server-process.ts'
 
 export type ChatServer = {
@@ -190,7 +190,7 @@ export async function startChatServer(options: {
     stop: async () => {
       await server.stop()
       await provider.close()
-      await removeDirectory(dataDir)
+      await removeWithMounts(dataDir)
     },
   }
 }

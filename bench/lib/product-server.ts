@@ -8,8 +8,8 @@ import { parseConfig } from '../../apps/server/src/config/config.ts'
 import { startServer } from '../../apps/server/src/start-server.ts'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
+import { removeWithMounts } from '../../packages/devbox/src/drivers/local/box-disk.ts'
 import { findFreePort } from '../../packages/devbox/src/drivers/local/free-port.ts'
-import { removeDirectory } from './remove-directory.ts'
 import { quantile } from './stats.ts'
 
 const agent = new http.Agent({ keepAlive: true })
@@ -146,6 +146,6 @@ export async function medianColdProvisioning(): Promise<number> {
     return quantile(times, 0.5)
   } finally {
     await cold.server.stop()
-    await removeDirectory(dataDir)
+    await removeWithMounts(dataDir)
   }
 }

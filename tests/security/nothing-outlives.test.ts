@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox.ts'
 import { hasBubblewrap, testCacheDir } from '@sprout/devbox/testing/devbox-test-support.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -122,15 +122,7 @@ function startSprout(dataDir: string, settings: Record<string, string>) {
 
 /** Unmounts what a killed server left mounted under its DATA_DIR (box volumes), then removes it. */
 async function removeDataDir(dataDir: string) {
-  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[4] ?? '')
-    .filter((mountPoint) => mountPoint.startsWith(`${dataDir}/`))
-  for (const mountPoint of mounts.reverse()) {
-    try {
-      execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' })
-    } catch {}
-  }
+  await unmountUnder(dataDir)
   await rm(dataDir, { recursive: true, force: true, maxRetries: 3 }).catch((error: Error) => {
     console.warn(`Could not remove ${dataDir}: ${error.message}`)
   })

@@ -7,11 +7,11 @@ import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { applications } from '@sprout/db/schema/applications.ts'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import { runs } from '@sprout/db/schema/runs.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from './config/config.ts'
 import { startServer } from './start-server.ts'
-import { removeDataDirectory } from './testing/remove-data-directory.ts'
 import { testDevboxCacheDir } from './testing/test-app.ts'
 import { createPostgresDatabase, testDatabaseKind } from './testing/test-database.ts'
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 async function environmentForThisDatabase() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-restart-'))
-  cleanups.push(() => removeDataDirectory(dataDir))
+  cleanups.push(() => removeWithMounts(dataDir))
   const environment: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: '0',

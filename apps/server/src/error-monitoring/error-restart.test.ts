@@ -5,8 +5,8 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { type DatabaseHandle, openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeDataDirectory } from '../testing/remove-data-directory.ts'
 import { createErrorIngest, dsnFor, errorProjectOf, ingestEnvelope } from './service.ts'
 import { browserErrorEvent, sdkEnvelope } from './test-envelopes.ts'
 
@@ -39,7 +39,7 @@ describe('error ingest across a restart', () => {
   })
   afterAll(async () => {
     await database.close()
-    await removeDataDirectory(dataDir)
+    await removeWithMounts(dataDir)
   })
 
   it('keeps every answered event when it stops with envelopes still arriving', async () => {

@@ -3,12 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { startFakeAnthropic } from '@sprout/agent/testing/fake-anthropic.ts'
 import { evaluationItems } from '@sprout/db/schema/evaluations.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import type { EvaluationStatusResponse } from '@sprout/protocol/api/evaluations.ts'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { startServer } from '../start-server.ts'
-import { removeDataDirectory } from '../testing/remove-data-directory.ts'
 import { testDevboxCacheDir } from '../testing/test-app.ts'
 import { createPostgresDatabase, testDatabaseKind } from '../testing/test-database.ts'
 import { seedApplication, seedConversations } from './seed-conversations.ts'
@@ -41,7 +41,7 @@ describe(`evaluations across a server restart (${testDatabaseKind})`, { timeout:
     )
     cleanups.push(fake.close)
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-evals-restart-'))
-    cleanups.push(() => removeDataDirectory(dataDir))
+    cleanups.push(() => removeWithMounts(dataDir))
     const environment: Record<string, string> = {
       DATA_DIR: dataDir,
       PORT: '0',

@@ -3,6 +3,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { findFreePort } from '@sprout/devbox/drivers/local/free-port.ts'
 import { silentLogger } from '@sprout/devbox/logger.ts'
 import { createApp } from '../app.ts'
@@ -10,7 +11,6 @@ import { type Config, parseConfig } from '../config/config.ts'
 import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from '../http/node-handler.ts'
 import { loadVaultKeyring } from '../vault/service.ts'
-import { removeDataDirectory } from './remove-data-directory.ts'
 import { createTestDatabase } from './test-database.ts'
 
 /** Shared by every test run so the template's dependencies are installed once per machine. */
@@ -160,7 +160,7 @@ export async function createTestApp(environment: Record<string, string> = {}) {
       await created.vault.stop()
       await created.errorIngest.stop()
       await database.close()
-      await removeDataDirectory(dataDir)
+      await removeWithMounts(dataDir)
     },
   }
 }

@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rename, stat } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { vaultSecrets } from '@sprout/db/schema/vault-secrets.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from '../config/config.ts'
 import { startServer } from '../start-server.ts'
-import { removeDataDirectory } from '../testing/remove-data-directory.ts'
 import { testDevboxCacheDir } from '../testing/test-app.ts'
 import { createPostgresDatabase, testDatabaseKind } from '../testing/test-database.ts'
 import { masterKeyId } from './vault-keys.ts'
@@ -28,7 +28,7 @@ describe(`the vault's master key across restarts (${testDatabaseKind})`, {
 
   beforeAll(async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-vault-restart-'))
-    cleanups.push(() => removeDataDirectory(dataDir))
+    cleanups.push(() => removeWithMounts(dataDir))
     Object.assign(environment, {
       DATA_DIR: dataDir,
       PORT: '0',

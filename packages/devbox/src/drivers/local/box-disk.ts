@@ -15,6 +15,7 @@ import { mkdir, open, readdir, rename, rm, rmdir, stat, statfs, writeFile } from
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { WorkspacePathError } from '../../devbox-driver.ts'
+import { findSystemTool } from '../../find-system-tool.ts'
 import { isInside } from '../../is-inside.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { diskLimitMessage, measureBoxBytes } from './workspace-usage.ts'
@@ -68,12 +69,6 @@ export type BoxDiskUsage = {
   layersPath?: string
 }
 
-function findTool(name: string): string | undefined {
-  return ['/usr/sbin', '/sbin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/local/bin']
-    .map((directory) => path.join(directory, name))
-    .find((candidate) => existsSync(candidate))
-}
-
 /**
  * Whether each box can get a filesystem image of its own: root, loop devices (loop-control
  * creates them on demand) and mkfs.ext4. Otherwise the limit is measured.
@@ -83,13 +78,13 @@ export function detectDiskSupport(mode: DiskMode = 'auto', probeDirectory?: stri
   if (process.platform !== 'linux') return { filesystem: false, reason: 'not Linux' }
   if (process.getuid?.() !== 0) return { filesystem: false, reason: 'needs root' }
   if (!existsSync('/dev/loop-control')) return { filesystem: false, reason: 'no loop devices' }
-  const mkfs = findTool('mkfs.ext4')
-  const mount = findTool('mount')
-  const umount = findTool('umount')
+  const mkfs = findSystemTool('mkfs.ext4')
+  const mount = findSystemTool('mount')
+  const umount = findSystemTool('umount')
   if (!mkfs || !mount || !umount) {
     return { filesystem: false, reason: 'mkfs.ext4, mount or umount missing' }
   }
-  const tools = { mkfs, mount, umount, e2fsck: findTool('e2fsck') }
+  const tools = { mkfs, mount, umount, e2fsck: findSystemTool('e2fsck') }
   const failure = probeDirectory ? probeImage(tools, probeDirectory) : undefined
   if (failure) return { filesystem: false, reason: failure }
   return { filesystem: true, tools }
@@ -111,7 +106,7 @@ function probeImage(tools: DiskTools, directory: string): string | undefined {
     const made = run(tools.mkfs, [...mkfsOptions, image])
     if (made.status !== 0) return `mkfs.ext4 failed: ${made.stderr.trim() || made.status}`
     // In a mount namespace of its own where possible: killed meanwhile, it leaves no mount behind.
-    const unshare = findTool('unshare')
+    const unshare = findSystemTool('unshare')
     const mountAndUnmount = ['-o', mountOptions, image, mountPoint]
     const mounted = unshare
       ? run(unshare, [
@@ -201,6 +196,12 @@ export async function unmountUnder(folder: string): Promise<void> {
     if (inside.length === 0) return
     for (const mountPoint of new Set(inside)) await unmount(mountPoint)
   }
+}
+
+/** Deletes a folder that may hold mounted images (a DATA_DIR, a driver's root): unmounted first. */
+export async function removeWithMounts(folder: string): Promise<void> {
+  await unmountUnder(folder)
+  await rm(folder, { recursive: true, force: true })
 }
 
 async function unmount(mountPoint: string): Promise<void> {
@@ -379,6 +380,16 @@ export function createBoxDisks(options: {
     await runFile(tools.mount, ['--bind', source, target])
   }
 
+  /** A box's image folders bound onto the paths every other code path uses. */
+  const attach = async (
+    tools: DiskTools,
+    paths: { workspace: string; data: string },
+    targets: { workspacePath: string; dataPath: string },
+  ) => {
+    await bind(tools, paths.workspace, targets.workspacePath)
+    await bind(tools, paths.data, targets.dataPath)
+  }
+
   const imageCount = () => {
     try {
       return readdirSync(disksDir).filter((name) => name.endsWith('.img')).length
@@ -432,8 +443,7 @@ export function createBoxDisks(options: {
           await mkdir(paths.workspace, { recursive: true })
           await mkdir(paths.data, { recursive: true, mode: 0o700 })
           await mkdir(paths.layers, { recursive: true, mode: 0o700 })
-          await bind(support.tools, paths.workspace, targets.workspacePath)
-          await bind(support.tools, paths.data, targets.dataPath)
+          await attach(support.tools, paths, targets)
         } catch (error) {
           // No loop device left, the host's disk full…: the box still works, measured.
           await releaseBox(id, targets).catch(() => {})
@@ -462,8 +472,7 @@ export function createBoxDisks(options: {
           return measuredDisk([targets.workspacePath, targets.dataPath], limitMb)
         }
         await mountImage(support.tools, paths.image, paths.volume)
-        await bind(support.tools, paths.workspace, targets.workspacePath)
-        await bind(support.tools, paths.data, targets.dataPath)
+        await attach(support.tools, paths, targets)
         const sizeMb = Math.round((await stat(paths.image)).size / mebibyte)
         return { ...filesystemDisk(paths.volume, sizeMb), layersPath: paths.layers }
       }),

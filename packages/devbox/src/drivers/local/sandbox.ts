@@ -9,6 +9,7 @@ import type {
   InternalRequestHandler,
 } from '../../egress/egress-proxy.ts'
 import { createEgressProxy } from '../../egress/egress-proxy.ts'
+import { findSystemTool } from '../../find-system-tool.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import {
   type BoxLimits,
@@ -107,12 +108,6 @@ export function findBubblewrap(): string | undefined {
   return bubblewrapCandidates.find((candidate) => existsSync(candidate))
 }
 
-function findTool(name: string): string | undefined {
-  return ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin']
-    .map((directory) => path.join(directory, name))
-    .find((candidate) => existsSync(candidate))
-}
-
 /** Whether bubblewrap is installed and can actually create a sandbox here (containers may forbid it). */
 export function bubblewrapWorks(bubblewrapPath: string): boolean {
   const probe = spawnSync(bubblewrapPath, [...probeMountArguments(), '--', '/usr/bin/true'], {
@@ -148,8 +143,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   }
   if (bubblewrap) {
     tools.bubblewrapPath = bubblewrap
-    const nsenter = findTool('nsenter')
-    const setpriv = findTool('setpriv')
+    const nsenter = findSystemTool('nsenter')
+    const setpriv = findSystemTool('setpriv')
     const full = options.fullConfinement !== false
     if (full && isRoot && nsenter && setpriv) {
       tools.nsenterPath = nsenter
