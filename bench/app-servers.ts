@@ -23,6 +23,7 @@ import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.
 import { createLocalDriver } from '../packages/devbox/src/drivers/local/local-driver.ts'
 import { createFullStackFixtureTemplates } from '../packages/devbox/src/testing/app-server-fixture.ts'
 import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
+import { startBareProxy } from './lib/bare-proxy.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
@@ -148,21 +149,29 @@ export async function benchAppServers(options: BenchOptions = fullRun): Promise<
     const hostTarget = { host: '127.0.0.1', port: (host.address() as AddressInfo).port }
     const lease = await manager.acquire(appId)
     if (!lease) throw new Error('no server')
+    // A bare node:http proxy in front of the same server, in the same rounds: what any second
+    // HTTP hop costs.
+    const bareProxy = await startBareProxy(lease.target)
+    const bareTarget = { host: '127.0.0.1', port: bareProxy.port }
     const direct: number[] = []
     const proxied: number[] = []
+    const bare: number[] = []
     for (let round = 0; round < requests; round++) {
       direct.push(await timedGet(lease.target, agent, '/api/version', 'localhost'))
       proxied.push(await timedGet(hostTarget, agent, '/api/version', 'app.apps.localhost'))
+      bare.push(await timedGet(bareTarget, agent, '/api/version', 'localhost'))
     }
     lease.release()
+    bareProxy.close()
     host.closeAllConnections()
     host.close()
     const directMedian = quantile(direct, 0.5)
     const proxiedMedian = quantile(proxied, 0.5)
+    const bareMedian = quantile(bare, 0.5)
     figures[
       `/api/version through the apps host's proxy vs the server directly (median, n=${requests})`
     ] =
-      `${proxiedMedian.toFixed(2)} ms vs ${directMedian.toFixed(2)} ms = ${(proxiedMedian / directMedian).toFixed(2)}×`
+      `${proxiedMedian.toFixed(2)} ms vs ${directMedian.toFixed(2)} ms = ${(proxiedMedian / directMedian).toFixed(2)}×; a bare node:http proxy: ${bareMedian.toFixed(2)} ms = ${(bareMedian / directMedian).toFixed(2)}×`
     metrics.push(
       metric(
         "/api/version through the apps host's proxy / the server directly (median)",

@@ -1,26 +1,29 @@
 // A box's root from an allow-list (decision 021) against the host's root with hidden folders
 // (before it), in one run: what bubblewrap's set-up of each costs a command, alternating.
-import { spawn } from 'node:child_process'
 import { chownSync, mkdirSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import {
+  type ProcessCommand,
+  spawnProcessGroup,
+} from '../packages/devbox/src/drivers/local/process-group.ts'
 import { createSandbox } from '../packages/devbox/src/drivers/local/sandbox.ts'
 import { silentLogger } from '../packages/devbox/src/logger.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const rounds = 60
 
-function timedRun(argv: string[]): Promise<number> {
+/** Started as the server starts a box's process (its shell, options and filter included). */
+function timedRun(command: ProcessCommand | string[]): Promise<number> {
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const [command, ...rest] = argv
-    const child = spawn(command ?? 'false', rest, { stdio: 'ignore' })
+    const child = spawnProcessGroup(command, { cwd: '/', env: { PATH: '/usr/bin:/bin' } })
+    child.stdout.resume()
+    child.stderr.resume()
     child.once('error', reject)
     child.once('exit', (code) =>
-      code === 0
-        ? resolve(performance.now() - started)
-        : reject(new Error(`${argv.slice(0, 3).join(' ')} … exited ${code}`)),
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`exited ${code}`)),
     )
   })
 }

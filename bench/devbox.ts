@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
 import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
+import { startBareProxy } from './lib/bare-proxy.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
   createAndWait,
@@ -73,12 +74,16 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
     if (!direct) throw new Error('the dev server is not running')
     const cookie = await previewCookie(warm, token, kept.previewUrl, kept.previewHost)
 
+    // A bare node:http proxy in front of the same dev server, in the same rounds: the part of
+    // the ratio any second HTTP hop costs, whatever the proxy does.
+    const bareProxy = await startBareProxy(direct)
     for (const [label, pathname, accept] of [
       ['a cached module (/src/App.tsx)', '/src/App.tsx', '*/*'],
       ['the page (/, transformed by Vite)', '/', 'text/html'],
     ] as const) {
       const proxied: number[] = []
       const straight: number[] = []
+      const bare: number[] = []
       for (let round = 0; round < proxyRounds; round++) {
         let started = performance.now()
         await get(warm.port, kept.previewHost, pathname, { cookie, accept })
@@ -86,10 +91,14 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
         started = performance.now()
         await get(direct, 'localhost', pathname, { accept })
         straight.push(performance.now() - started)
+        started = performance.now()
+        await get(bareProxy.port, 'localhost', pathname, { accept })
+        bare.push(performance.now() - started)
       }
-      const ratio = quantile(proxied, 0.5) / quantile(straight, 0.5)
+      const directMedian = quantile(straight, 0.5)
+      const ratio = quantile(proxied, 0.5) / directMedian
       figures[`preview request via proxy vs dev server directly, ${label} (median)`] =
-        `${quantile(proxied, 0.5).toFixed(2)} ms vs ${quantile(straight, 0.5).toFixed(2)} ms = ${ratio.toFixed(2)}×`
+        `${quantile(proxied, 0.5).toFixed(2)} ms vs ${directMedian.toFixed(2)} ms = ${ratio.toFixed(2)}×; a bare node:http proxy: ${quantile(bare, 0.5).toFixed(2)} ms = ${(quantile(bare, 0.5) / directMedian).toFixed(2)}×`
       metrics.push(
         metric(
           `preview via proxy / dev server directly, ${pathname} (median)`,
@@ -100,6 +109,7 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
         ),
       )
     }
+    bareProxy.close()
 
     const updates: number[] = []
     let waiting: ((at: number) => void) | undefined

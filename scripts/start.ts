@@ -1,9 +1,10 @@
 // `npm start`: builds the web app when it is missing or older than its sources, then serves.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { enableCompileCache } from 'node:module'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createRequire, enableCompileCache, registerHooks } from 'node:module'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const webDir = path.resolve('apps/web')
 const builtIndex = path.join(webDir, 'dist', 'index.html')
@@ -41,4 +42,35 @@ if (isStale && process.env.SPROUT_SKIP_BUILD !== '1') {
 // file's contents): a warm start does not strip and parse every TypeScript file again
 // (docs/performance.md, "2026-11-26 · listeners, memory and start").
 enableCompileCache()
+resolveDrizzleDirectly()
 await import('../apps/server/src/main.ts')
+
+/**
+ * Node's ESM resolver reads the package.json of every file it resolves, and parses its `exports`
+ * again each time: drizzle-orm's is 179 KB and its ~490 imports among its own files cost about
+ * 0.6 s of CPU at each start (docs/performance.md, "2026-11-26 · cold start and idle memory
+ * (second pass)"). Those imports are relative `.js` paths inside an ES-module package, so their
+ * URL and format need no package.json: they are answered here. Any other import resolves as
+ * before, and so does everything when the installed drizzle-orm is not an ES-module package.
+ */
+function resolveDrizzleDirectly() {
+  const entry = createRequire(import.meta.url).resolve('drizzle-orm')
+  const packageFolder = entry.slice(0, entry.lastIndexOf(`${path.sep}drizzle-orm${path.sep}`) + 12)
+  const packageJson = path.join(packageFolder, 'package.json')
+  if (!existsSync(packageJson)) return
+  if ((JSON.parse(readFileSync(packageJson, 'utf8')) as { type?: string }).type !== 'module') return
+  const packageUrl = pathToFileURL(`${packageFolder}/`).href
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (
+        context.parentURL?.startsWith(packageUrl) &&
+        (specifier.startsWith('./') || specifier.startsWith('../')) &&
+        specifier.endsWith('.js')
+      ) {
+        const url = new URL(specifier, context.parentURL).href
+        if (url.startsWith(packageUrl)) return { url, format: 'module', shortCircuit: true }
+      }
+      return nextResolve(specifier, context)
+    },
+  })
+}

@@ -46,6 +46,7 @@ test('the Demo model fixes the error a click in the preview caused, and resolves
   const error = builder.errorList.getByRole('button', { name: /TypeError: Cannot read properties/ })
   await error.click()
   await expect(builder.errorList.getByTestId('error-details')).toContainText('reading')
+  const frameBeforeFix = await builder.iframe.getAttribute('src')
   await builder.errorList.getByRole('button', { name: 'Ask agent to fix this error' }).click()
 
   await expect(chat.userMessages.last()).toContainText('Please fix this error in the app:')
@@ -56,7 +57,10 @@ test('the Demo model fixes the error a click in the preview caused, and resolves
   await expect(chat.interruptButton).toHaveCount(0, agentWork)
   await expect(builder.errorList).toContainText('No Errors', agentWork)
 
-  // The fixed page no longer throws. The pane kept its focus: the error list is inside it.
+  // The fixed page no longer throws, once the builder has reloaded it after the run (a press
+  // before that would go to the page being replaced). The pane kept its focus: the error list is
+  // inside it.
+  await expect(builder.iframe).not.toHaveAttribute('src', frameBeforeFix ?? '', agentWork)
   await expect.poll(() => builder.paneWidth()).toBe(500)
   await showHistory.press('Enter', agentWork)
   await expect(builder.frame.getByText('0 saved counts')).toBeVisible(agentWork)

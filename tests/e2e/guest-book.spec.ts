@@ -5,6 +5,7 @@ import { HomePage } from './pages/home-page.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
 import { ownServer } from './support/own-server.ts'
+import { testGate } from './support/test-gates.ts'
 import { newUser } from './support/users.ts'
 
 // An app with a back end, end to end (docs/architecture/devbox.md "App back ends"): the Demo
@@ -18,6 +19,14 @@ test.beforeAll(async () => {
   await server.start()
 })
 test.afterAll(() => server.stop())
+// What the server and the preview said, printed with a failure: a CI log is all there is then.
+test.afterEach(async ({ page }, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return
+  const pane = await new BuilderPage(page).previewPane.innerText({ timeout: 1_000 }).catch(() => '')
+  console.log(
+    `Preview pane:\n${pane}\n\nServer output (last 8,000 characters):\n${server.output()}`,
+  )
+})
 
 const agentWork = { timeout: 60_000 }
 
@@ -42,15 +51,20 @@ test('the Demo model builds a guest book whose entries live in the preview and i
   const home = new HomePage(page)
   await home.heading.waitFor()
   await home.openCreateDialog()
-  await home.createDialog.fill({ name: 'Guests', description: 'Build a guest book' })
+  // The run waits at a gate until the editor shows it running: a run that ended before the editor
+  // opened would never make the builder reload the preview, and this test waits for that reload.
+  const gate = testGate()
+  await home.createDialog.fill({ name: 'Guests', description: `Build a guest book ${gate.token}` })
   await home.createDialog.createButton.click()
   await page.waitForURL(/\/applications\/[^/]+\/edit$/, { timeout: DEVBOX_READY_TIMEOUT + 30_000 })
   const editorUrl = page.url()
   const builder = new BuilderPage(page)
-  await expect(builder.iframe).toHaveAttribute('src', /.+/, agentWork)
-  const frameBeforeRun = await builder.iframe.getAttribute('src')
-
   const chat = new ChatPanel(page)
+  await expect(builder.iframe).toHaveAttribute('src', /.+/, agentWork)
+  await expect(chat.interruptButton).toBeVisible(agentWork)
+  const frameBeforeRun = await builder.iframe.getAttribute('src')
+  await gate.release()
+
   await expect(chat.agentMessages.last()).toContainText(
     'The Guest Book keeps its entries in the app database',
     agentWork,
@@ -88,7 +102,9 @@ test('the Demo model builds a guest book whose entries live in the preview and i
   await expect(live.getByText('Hello from production')).toBeVisible(agentWork)
   await expect(live.getByText('Hello from the preview')).toHaveCount(0)
 
-  // And the preview still lists its own entry.
+  // And the preview still lists its own entry, once its dev box is back.
   await page.goto(editorUrl)
-  await expect(builder.frame.getByText('Hello from the preview')).toBeVisible(agentWork)
+  await expect(builder.frame.getByText('Hello from the preview')).toBeVisible({
+    timeout: DEVBOX_READY_TIMEOUT,
+  })
 })

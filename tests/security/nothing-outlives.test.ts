@@ -3,18 +3,24 @@ import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { startFakeOpenAIChat } from '@sprout/agent/testing/fake-openai-chat.ts'
+import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
+import { findFreePort } from '@sprout/devbox/drivers/local/free-port.ts'
 import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox.ts'
 import { hasBubblewrap, testCacheDir } from '@sprout/devbox/testing/devbox-test-support.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { commandModel, runAgentCommand } from './agent-command.ts'
 import { createProcessCensus, type ProcessEntry } from './process-census.ts'
+import { randomFrom } from './seeded-random.ts'
+import { waitFor } from './wait-for.ts'
 
 /**
  * Nothing outlives Sprout (docs/security.md): the real server (`npm start`'s script) is stopped
  * with SIGTERM or SIGKILL to its process group at moments picked at random (seeded: the seed is
  * printed, NOTHING_OUTLIVES_SEED repeats a run) while its pool provisions a box — installing the
- * template's dependencies, copying the workspace, starting the dev server — with and without
- * bubblewrap, and then not one of its processes may still run.
+ * template's dependencies, copying the workspace, starting the dev server — or an agent's command
+ * runs in an app's box, with and without bubblewrap; then not one of its processes may still run.
  */
 const repositoryRoot = path.resolve(import.meta.dirname, '../..')
 const seed = Number(process.env.NOTHING_OUTLIVES_SEED ?? Date.now() % 1_000_000)
@@ -28,7 +34,11 @@ type Moment = {
   spreadMs: number
   /** Dependencies installed by this run rather than taken from the shared test cache. */
   coldCache?: boolean
+  /** What a user does once the server is ready, to bring the moment about. */
+  drive?: (baseUrl: string) => Promise<void>
 }
+
+let fakeModelServer: FakeProviderServer | undefined
 
 const moments: Moment[] = [
   {
@@ -49,34 +59,13 @@ const moments: Moment[] = [
     marks: (entry) => entry.commandLine.includes('npm run dev'),
     spreadMs: 600,
   },
+  {
+    name: "running an agent's command",
+    marks: (entry) => /^sleep 60[01]$/.test(entry.commandLine),
+    spreadMs: 1000,
+    drive: (baseUrl) => runAgentCommand(baseUrl, fakeModelServer),
+  },
 ]
-
-/** mulberry32: small, seeded, good enough to spread stop moments. */
-function randomFrom(start: number) {
-  let state = start >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = Math.imul(state ^ (state >>> 15), 1 | state)
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
-async function waitFor<T>(
-  what: () => string,
-  timeoutMs: number,
-  check: () => T | undefined,
-  everyMs = 40,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline)
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what()}`)
-    await delay(everyMs)
-  }
-}
 
 function describeProcesses(entries: ProcessEntry[]): string {
   return entries
@@ -120,6 +109,16 @@ function startSprout(dataDir: string, settings: Record<string, string>) {
   return { server, output }
 }
 
+const untilReady = (server: ChildProcess, output: { text: string }) =>
+  waitFor(
+    () => `the server to be ready:\n${output.text}`,
+    60_000,
+    () => {
+      if (server.exitCode !== null) throw new Error(`Sprout exited while starting:\n${output.text}`)
+      return output.text.includes('Sprout is ready') ? true : undefined
+    },
+  )
+
 /** Unmounts what a killed server left mounted under its DATA_DIR (box volumes), then removes it. */
 async function removeDataDir(dataDir: string) {
   await unmountUnder(dataDir)
@@ -141,11 +140,7 @@ async function prepareDataDir() {
     DEVBOX_POOL_TARGET: '0',
   })
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
-  await waitFor(
-    () => `the first server to be ready:\n${output.text}`,
-    60_000,
-    () => (output.text.includes('Sprout is ready') ? true : undefined),
-  )
+  await untilReady(server, output)
   process.kill(-(server.pid ?? 0), 'SIGTERM')
   await exited
   await rm(path.join(dataDir, 'devboxes'), { recursive: true, force: true })
@@ -182,16 +177,28 @@ async function stopAtMoment(input: {
       await cp(path.join(preparedDataDir, entry), path.join(dataDir, entry), { recursive: true })
     }
   }
+  const port = await findFreePort()
+  const baseUrl = `http://localhost:${port}`
   const { server, output } = startSprout(dataDir, {
     DEVBOX_SANDBOX: input.sandbox,
     DEVBOX_POOL_TARGET: '1',
     DEVBOX_CACHE_DIR: input.moment.coldCache ? path.join(dataDir, 'cache') : testCacheDir,
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    AUTH_RATE_LIMIT: '1000/60',
+    OPENAI_COMPATIBLE_BASE_URL: fakeModelServer?.baseUrl ?? '',
+    OPENAI_COMPATIBLE_API_KEY: 'test-key',
+    OPENAI_COMPATIBLE_MODELS: commandModel,
   })
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
   const serverPid = server.pid ?? 0
   const census = createProcessCensus({ rootPid: serverPid, marker: dataDir })
   let left: ProcessEntry[] = []
   try {
+    if (input.moment.drive) {
+      await untilReady(server, output)
+      await input.moment.drive(baseUrl)
+    }
     await waitFor(
       () => `the server to be ${input.moment.name}:\n${output.text}`,
       45_000,
@@ -251,9 +258,13 @@ describe.concurrent('nothing outlives Sprout', () => {
   const random = randomFrom(seed)
   beforeAll(async () => {
     const started = Date.now()
+    fakeModelServer = await startFakeOpenAIChat([])
     preparedDataDir = await prepareDataDir()
     console.log(`migrated DATA_DIR prepared in ${Date.now() - started} ms`)
-    return () => removeDataDir(preparedDataDir ?? '')
+    return async () => {
+      await removeDataDir(preparedDataDir ?? '')
+      await fakeModelServer?.close()
+    }
   }, 90_000)
   const modes = [
     { sandbox: 'off' as const, name: 'without bubblewrap', runs: true },

@@ -36,6 +36,7 @@ import { onError } from './errors/on-error.ts'
 import { evaluationRoutes } from './evaluations/routes.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { explorationRoutes } from './explorations/routes.ts'
+import { CachedRouter } from './http/cached-router.ts'
 import { createOrigins, untrustedOriginMessage } from './http/origins.ts'
 import {
   checkAuthBodies,
@@ -117,7 +118,7 @@ export function createApp({
     ...integrations,
     publicUrl: origins.product,
   })
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ router: new CachedRouter() })
   app.onError(onError)
 
   // Preview and deploy hosts never reach the product's routes or cookies.

@@ -1,13 +1,17 @@
+import { pgliteDataDirIn, prepareClusterFromCache } from '@sprout/db/pglite-cluster.ts'
 import { ConfigError, parseConfig } from './config/config.ts'
-import { startServer } from './start-server.ts'
+import { DataDirInUseError, lockDataDir } from './config/data-dir-lock.ts'
+import type { startServer as StartServer } from './start-server.ts'
 
 /**
  * How long a stop (SIGTERM, SIGINT) may take: then the process exits anyway, and whatever of
  * the dev boxes is still running dies with it (docs/security.md "Nothing outlives Sprout").
  */
 const stopDeadlineMs = 10_000
+/** How long a start waits for a Sprout that is stopping on the same DATA_DIR (data-dir-lock.ts). */
+const dataDirWaitMs = stopDeadlineMs + 5000
 
-let server: Awaited<ReturnType<typeof startServer>> | undefined
+let server: Awaited<ReturnType<typeof StartServer>> | undefined
 let stopRequested = false
 let stopping: Promise<void> | undefined
 
@@ -52,6 +56,18 @@ try {
     )
   }
   const started = Date.now()
+  await lockDataDir(config.dataDir, {
+    waitMs: dataDirWaitMs,
+    onWait: (processId) =>
+      console.log(`Waiting for the Sprout that is stopping (pid ${processId}) to exit…`),
+  })
+  // A new data directory's cluster is copied (pglite-cluster.ts, by `cp`, a process of its own)
+  // while the server's modules load; openDatabase then waits for the same copy and reports its
+  // errors (docs/architecture/overview.md "Data").
+  if (!config.databaseUrl) {
+    void prepareClusterFromCache(pgliteDataDirIn(config.dataDir)).catch(() => undefined)
+  }
+  const { startServer } = await import('./start-server.ts')
   server = await startServer(config, { serveWeb: true })
   if (stopRequested) {
     exitWhenStopped()
@@ -61,7 +77,7 @@ try {
     )
   }
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     console.error(error.message)
     process.exit(1)
   }

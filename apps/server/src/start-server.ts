@@ -1,22 +1,27 @@
 import http from 'node:http'
-import path from 'node:path'
 import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
+import { pgliteDataDirIn } from '@sprout/db/pglite-cluster.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
 import { reporterBundle } from './devboxes/reporter/reporter-bundle.ts'
-import { createLocalDevboxRuntime } from './devboxes/runtime/create-local-runtime.ts'
+import {
+  checkLocalDevboxMachine,
+  createLocalDevboxRuntime,
+} from './devboxes/runtime/create-local-runtime.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
 import { loadVaultKeyring } from './vault/service.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
+  // Checked while the database opens; the driver below takes the answers (create-local-runtime.ts).
+  const machineChecked = checkLocalDevboxMachine(config)
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+      : { kind: 'pglite', dataDir: pgliteDataDirIn(config.dataDir) },
   )
   await migrateDatabase(database)
   const authSecret = config.authSecret ?? (await loadOrCreateKeyFile(config.dataDir, 'auth-secret'))
@@ -25,6 +30,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     await database.close()
     throw error
   })
+  await machineChecked
   const devboxes = createLocalDevboxRuntime(config, database.db)
   const created = createApp({
     config,

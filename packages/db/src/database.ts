@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
+import { pgliteStartParams, prepareClusterFromCache } from './pglite-cluster.ts'
 import { createPostgresListener } from './postgres-listener.ts'
 import { schema } from './schema.ts'
 
@@ -27,16 +28,12 @@ export type DatabaseHandle = {
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir: string | undefined }
-
-/**
- * PGlite runs PostgreSQL inside the server's own memory, so its buffer cache is resident memory
- * of the server: PostgreSQL's default shared_buffers (128 MB) made it the largest part of an idle
- * server (docs/performance.md, "2026-11-26 · listeners, memory and start"). Pages it does not
- * hold are read from the data directory's files, which the operating system caches outside the
- * process; 16 MB holds a Sprout instance's hot rows many times over.
- */
-export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
+  | {
+      kind: 'pglite'
+      dataDir: string | undefined
+      /** Where ready-made clusters are cached (pglite-cluster.ts); `defaultClusterCacheDir()`. */
+      clusterCacheDir?: string
+    }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
@@ -72,8 +69,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       },
     }
   }
-  if (options.dataDir) await mkdir(path.dirname(path.resolve(options.dataDir)), { recursive: true })
-  const client = new PGlite(options.dataDir, { startParams: pgliteStartParams })
+  if (options.dataDir) {
+    await mkdir(path.dirname(path.resolve(options.dataDir)), { recursive: true })
+    await prepareClusterFromCache(options.dataDir, options.clusterCacheDir)
+  }
+  const client = new PGlite(options.dataDir, { startParams: await pgliteStartParams() })
   await client.waitReady
   return {
     kind: 'pglite',

@@ -1,12 +1,9 @@
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import type { DatabaseHandle } from './database.ts'
-
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations')
+import { migrationsFolder } from './pglite-cluster.ts'
 
 /** Applies pending migrations; safe to run on every start and from several processes at once. */
 export async function migrateDatabase(database: DatabaseHandle): Promise<void> {

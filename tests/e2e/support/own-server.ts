@@ -34,6 +34,8 @@ export function ownServer(port: number) {
         XAI_API_KEY: '',
         OPENAI_COMPATIBLE_BASE_URL: '',
         ADMIN_EMAILS: '',
+        // The same gates as the shared server's (tests/e2e/support/test-gates.ts).
+        DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
       },
     })
     for (const stream of [child.stdout, child.stderr]) {
@@ -60,8 +62,23 @@ export function ownServer(port: number) {
     child = undefined
     if (!running?.pid || running.exitCode !== null) return
     const exited = new Promise((resolve) => running.once('exit', resolve))
-    process.kill(-running.pid, 'SIGTERM')
+    const group = running.pid
+    process.kill(-group, 'SIGTERM')
     await exited
+    // npm exits at once; the server itself stops its boxes first. A restart waits for all of it.
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(-group, 0)
+            return false
+          } catch {
+            return true
+          }
+        },
+        { timeout: 30_000, intervals: [100] },
+      )
+      .toBe(true)
   }
 
   return { baseURL, dataDir, start, stop, output: () => output }

@@ -44,6 +44,31 @@ describe('the product origin', () => {
     }
   })
 
+  it('sends them when Node serves the answer, on routes, errors and better-auth alike', async () => {
+    // Served by Node they are set on its response before the route answers (security-headers.ts).
+    await harness.listen()
+    const user = await harness.signUp()
+    const base = `http://127.0.0.1:${harness.port}`
+    for (const [path, status] of [
+      ['/healthz', 200],
+      ['/api/organizations?is_personal=true', 200],
+      ['/api/organizations?is_personal=maybe', 400],
+      ['/api/nothing-here', 404],
+      ['/api/auth/get-session', 200],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      })
+      expect(response.status, path).toBe(status)
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY')
+      expect(response.headers.get('content-security-policy'), path).toContain("object-src 'none'")
+      expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin')
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin')
+      expect(response.headers.get('content-type'), path).toMatch(/^application\/json/)
+      await response.body?.cancel()
+    }
+  })
+
   it('answers unknown API routes with the error shape', async () => {
     const user = await harness.signUp()
     const response = await harness.request('/api/nothing-here', { user })

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
@@ -35,8 +36,16 @@ export function securityHeaders(origins: Origins, options: { pickerScriptUrl: st
     headers.push(['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'])
   }
   return createMiddleware<AppEnv>(async (context, next) => {
+    const outgoing = (context.env as { outgoing?: ServerResponse } | undefined)?.outgoing
+    if (outgoing) {
+      // Served by Node: set on its response before the route answers (Node merges them with the
+      // route's). Setting them on `context.res.headers` afterwards built an undici Headers per
+      // answer, then copied and sorted it back (docs/performance.md "API and proxies (second pass)").
+      for (const [name, value] of headers) outgoing.setHeader(name, value)
+      return next()
+    }
+    // Without Node's response (`app.request()` in tests), on the finished Response.
     await next()
-    // A stream written straight to the socket (sse-response.ts) sends its own headers.
     if (context.res === RESPONSE_ALREADY_SENT) return
     // Set on the finished response's headers at once: context.header() after the response
     // exists copies the whole Response for every header (a third of a cached API call's cost).

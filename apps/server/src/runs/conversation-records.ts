@@ -128,25 +128,6 @@ export async function renameConversation(db: Database, conversationId: string, t
   await db.update(conversations).set({ title }).where(eq(conversations.id, conversationId))
 }
 
-/** A run starts: its model becomes the active one and the conversation moves to the top. */
-export async function touchConversation(
-  db: Database,
-  conversationId: string,
-  input: { model: string; withUserMessage: boolean },
-): Promise<ConversationRecord> {
-  const [record] = await db
-    .update(conversations)
-    .set({
-      activeModel: input.model,
-      updatedAt: sql`now()`,
-      ...(input.withUserMessage ? { lastMessageAt: sql`now()` } : {}),
-    })
-    .where(eq(conversations.id, conversationId))
-    .returning()
-  if (!record) throw notFound('Conversation not found')
-  return record
-}
-
 export async function loadHistory(db: Database, conversationId: string): Promise<ModelMessage[]> {
   const rows = await db
     .select({ message: messages.message })
@@ -154,6 +135,32 @@ export async function loadHistory(db: Database, conversationId: string): Promise
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.position))
   return rows.map((row) => row.message as ModelMessage)
+}
+
+/**
+ * Reads the history a new message continues and appends `added` after it, in one statement (it
+ * sits on the way to the first token): the read sees the rows as they were before the append.
+ * Run after the claim, like a read alone (docs/architecture/agent-loop.md "Runs on the server").
+ */
+export async function loadAndAppendHistory(
+  db: Database,
+  conversationId: string,
+  added: ModelMessage[],
+): Promise<ModelMessage[]> {
+  const result = await db.execute(sql`
+    with previous as (
+      select position, message from messages where conversation_id = ${conversationId}
+    ), appended as (
+      insert into messages (conversation_id, position, message)
+      select ${conversationId}, coalesce((select max(position) from previous), -1) + item.ordinality,
+        item.value
+      from jsonb_array_elements(${JSON.stringify(added.map(jsonSafe))}::jsonb)
+        with ordinality as item(value, ordinality)
+    )
+    select message from previous order by position`)
+  // Both drivers answer `{ rows }` with jsonb parsed (drizzle types the result per driver).
+  const { rows } = result as unknown as { rows: { message: ModelMessage }[] }
+  return rows.map((row) => row.message)
 }
 
 export async function appendHistory(

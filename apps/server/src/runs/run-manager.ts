@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto'
 import { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { ModelUnavailableError } from '@sprout/agent/providers/model-unavailable-error.ts'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { conversations } from '@sprout/db/schema/conversations.ts'
 import { runs } from '@sprout/db/schema/runs.ts'
 import { DEMO_MODEL_ID, pickDefaultModel } from '@sprout/protocol/models.ts'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
-import { badRequest, conflict } from '../errors/app-error.ts'
+import { badRequest, conflict, notFound } from '../errors/app-error.ts'
 import { listModels } from '../models/service.ts'
 import type { EventStore } from '../stream/event-store.ts'
 import type { RunSecrets } from '../vault/service.ts'
 import { createCheckpointQueue } from './checkpoints.ts'
+import { closeRun, emitSafely } from './close-run.ts'
 import type { ConversationRecord } from './conversation-records.ts'
 import {
   type ActiveRun,
@@ -99,17 +101,40 @@ export function createRunManager(options: {
     }
   }
 
-  const claimConversation = async (conversationId: string, runId: string, model: string) => {
+  // Claims the conversation and touches its row in one statement (docs/architecture/agent-loop.md
+  // "Starting"): a refused claim touches nothing, and no update waits before the first token.
+  const claimConversation = async (
+    conversationId: string,
+    runId: string,
+    model: string,
+    withUserMessage: boolean,
+  ): Promise<ConversationRecord> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await db.insert(runs).values({
-          id: runId,
-          conversationId,
-          status: 'running',
-          model,
-          ownerInstance: instanceId,
-        })
-        return
+        const claimed = db.$with('claimed').as(
+          db
+            .insert(runs)
+            .values({
+              id: runId,
+              conversationId,
+              status: 'running',
+              model,
+              ownerInstance: instanceId,
+            })
+            .returning({ conversationId: runs.conversationId }),
+        )
+        const [record] = await db
+          .with(claimed)
+          .update(conversations)
+          .set({
+            activeModel: model,
+            updatedAt: sql`now()`,
+            ...(withUserMessage ? { lastMessageAt: sql`now()` } : {}),
+          })
+          .where(inArray(conversations.id, db.select({ id: claimed.conversationId }).from(claimed)))
+          .returning()
+        if (!record) throw notFound('Conversation not found')
+        return record
       } catch (error) {
         if (!isUniqueViolation(error)) throw error
         // A run of this process that is interrupted or just closing: wait for it rather than
@@ -182,15 +207,28 @@ export function createRunManager(options: {
       const model = languageModelFor(input.model)
       const conversationId = input.conversation.id
       const runId = randomUUID()
-      await claimConversation(conversationId, runId, input.model)
+      const conversation = await claimConversation(
+        conversationId,
+        runId,
+        input.model,
+        input.userMessage !== undefined,
+      )
       let opened: Awaited<ReturnType<typeof openRun>>
       try {
         opened = await openRun(closing, { id: runId, conversationId }, input)
       } catch (error) {
-        await db
-          .update(runs)
-          .set({ status: 'failed', error: OPENING_FAILED_MESSAGE, finishedAt: sql`now()` })
-          .where(eq(runs.id, runId))
+        // Reading or appending the history failed: the run ends as one whose opening failed
+        // (its error and `data-run failed` in the stream, the row closed); the POST fails.
+        const reference = { id: runId, conversationId }
+        emitSafely(store, reference, {
+          type: 'data-error',
+          data: { error: OPENING_FAILED_MESSAGE, errorType: 'internal' },
+        })
+        await closeRun(closing, reference, {
+          status: 'failed',
+          sawFinish: false,
+          error: OPENING_FAILED_MESSAGE,
+        })
         throw error
       }
       const run: ActiveRun = {
@@ -219,7 +257,8 @@ export function createRunManager(options: {
         })
       active.set(conversationId, run)
       try {
-        return { runId, conversation: await opened.stored }
+        await opened.stored
+        return { runId, conversation }
       } catch (error) {
         run.openingFailed = true
         run.controller.abort()

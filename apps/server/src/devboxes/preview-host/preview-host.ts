@@ -128,13 +128,23 @@ export function createPreviewHost(options: PreviewHostOptions) {
 
   return {
     handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
-      const previewOrigin = origins.preview(slug)
-      const url = new URL(request.url ?? '/', previewOrigin)
-      if (url.pathname === CALLBACK_PATH) return handleCallback(response, url, slug, previewOrigin)
+      const requestTarget = request.url ?? '/'
+      const urlOf = () => new URL(requestTarget, origins.preview(slug))
+      // Sprout's own paths (hand-off callback, reporter) hold `__sprout` literally however the URL
+      // normalizes (an encoded `_` stays encoded); other requests need no URL object
+      // (docs/performance.md "API and proxies (second pass)").
+      const sproutPath = requestTarget.includes('__sprout')
+      if (sproutPath) {
+        const url = urlOf()
+        if (url.pathname === CALLBACK_PATH) {
+          return handleCallback(response, url, slug, origins.preview(slug))
+        }
+      }
       const application = await authorize(request, slug)
-      if (!application) return refuseUnauthorized(request, response, url, origins.product)
+      if (!application) return refuseUnauthorized(request, response, urlOf(), origins.product)
       const reporting = options.errorReporting
-      if (await handleReporterRequest(request, response, application.id, reporting)) return
+      if (sproutPath && (await handleReporterRequest(request, response, application.id, reporting)))
+        return
       const wantsPage = (request.headers.accept ?? '').includes('text/html')
       const target = await devboxes.previewTarget(
         application.id,

@@ -44,17 +44,70 @@ function forwardedHeaders(
   // Sprout's cookie is taken out; a request without it keeps its cookies as they are.
   const cookie = request.headers.cookie
   if (cookie?.includes(previewCookiePrefix)) {
-    const kept = cookie
-      .split(cookieSeparator)
-      .filter((part) => !part.startsWith(previewCookiePrefix))
-      .join('; ')
+    const kept = withoutPreviewCookie(cookie)
     if (kept) headers.cookie = kept
     else delete headers.cookie
   }
   headers['x-forwarded-host'] = request.headers.host ?? ''
   headers['x-forwarded-proto'] = 'http'
-  headers.host = 'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
+  headers.host = upstreamHost(target)
   return headers
+}
+
+const withoutPreviewCookie = (cookie: string) =>
+  cookie
+    .split(cookieSeparator)
+    .filter((part) => !part.startsWith(previewCookiePrefix))
+    .join('; ')
+
+const upstreamHost = (target: DevServerTarget) =>
+  'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
+
+/** Request headers Sprout sets itself for the dev server; the client's own are not passed. */
+const replaced = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto'])
+
+/**
+ * The same headers as `forwardedHeaders`, as the flat list `http.request` takes: built from
+ * `rawHeaders` without a header object, so node writes them as they are instead of validating
+ * and storing each through `setHeader` (docs/performance.md "API and proxies (second pass)").
+ * Every `Cookie` line loses Sprout's cookie; `acceptEncoding` replaces the client's.
+ */
+function forwardedRawHeaders(
+  request: IncomingMessage,
+  target: DevServerTarget,
+  acceptEncoding: string | undefined,
+): string[] {
+  const raw = request.rawHeaders
+  const list: string[] = []
+  let host: string | undefined
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] as string
+    const value = raw[index + 1] as string
+    const lower = name.toLowerCase()
+    if (hopByHop.has(lower)) continue
+    if (replaced.has(lower)) {
+      // The first Host, as node's `request.headers.host` reads it.
+      if (lower === 'host') host ??= value
+      continue
+    }
+    if (lower === 'cookie' && value.includes(previewCookiePrefix)) {
+      const kept = withoutPreviewCookie(value)
+      if (kept) list.push(name, kept)
+      continue
+    }
+    if (acceptEncoding !== undefined && lower === 'accept-encoding') continue
+    list.push(name, value)
+  }
+  list.push(
+    'x-forwarded-host',
+    host ?? '',
+    'x-forwarded-proto',
+    'http',
+    'host',
+    upstreamHost(target),
+  )
+  if (acceptEncoding !== undefined) list.push('accept-encoding', acceptEncoding)
+  return list
 }
 
 export type ProxyHttpOptions = {
@@ -96,9 +149,8 @@ export function proxyHttp(
   }
   if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return refuseTooLarge()
   const inject = request.method === 'GET' ? options.injectIntoPages : undefined
-  const headers = forwardedHeaders(request, target)
   // A page is rewritten, so it is asked for uncompressed (decoded anyway if it comes compressed).
-  if (inject) headers['accept-encoding'] = 'identity'
+  const headers = forwardedRawHeaders(request, target, inject ? 'identity' : undefined)
   const upstream = http.request(
     { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
     (answer) => {
@@ -108,7 +160,7 @@ export function proxyHttp(
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value !== undefined && !hopByHop.has(name)) headers[name] = value
         }
-        return void sendInjected(answer, response, headers, inject)
+        return sendInjected(answer, response, headers, inject)
       }
       // The raw list: no header object is built for the answer (a profile showed it).
       response.writeHead(answer.statusCode ?? 502, answerHeaders(answer))
@@ -143,25 +195,39 @@ export function proxyHttp(
 }
 
 /** Sends a page with the reporter's tag: its length changes, and the upstream's etag no longer fits. */
-async function sendInjected(
+function sendInjected(
   answer: IncomingMessage,
   response: ServerResponse,
   headers: http.OutgoingHttpHeaders,
   tag: string,
 ) {
+  // Listeners rather than `for await`: a page is one or two chunks, and the async iterator cost
+  // a promise per chunk and per end (docs/performance.md "API and proxies (second pass)").
   const chunks: Buffer[] = []
-  try {
-    for await (const chunk of answer) chunks.push(chunk as Buffer)
-    const html = await decodeBody(Buffer.concat(chunks), answer.headers['content-encoding'])
-    const body = Buffer.from(injectIntoHtml(html, tag))
-    delete headers.etag
-    delete headers['content-encoding']
-    headers['content-length'] = body.length
-    response.writeHead(200, headers)
-    response.end(body)
-  } catch {
-    response.destroy()
-  }
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+  // Cut off or failed upstream: the visitor's answer is cut off too, as a piped one would be.
+  answer.on('error', () => response.destroy())
+  answer.on('close', () => {
+    if (!answer.complete) response.destroy()
+  })
+  answer.on('end', () => {
+    const encoding = answer.headers['content-encoding']
+    const body = Buffer.concat(chunks)
+    const send = (html: string) => {
+      try {
+        const page = Buffer.from(injectIntoHtml(html, tag))
+        delete headers.etag
+        delete headers['content-encoding']
+        headers['content-length'] = page.length
+        response.writeHead(200, headers)
+        response.end(page)
+      } catch {
+        response.destroy()
+      }
+    }
+    if (encoding === undefined || encoding === 'identity') return send(body.toString('utf8'))
+    decodeBody(body, encoding).then(send, () => response.destroy())
+  })
 }
 
 /** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server; `onMessage`: the browser spoke. */

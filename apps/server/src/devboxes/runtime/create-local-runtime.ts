@@ -2,7 +2,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '@sprout/db/database.ts'
 import { createAppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
+import { checkDiskSupport } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
+import { checkSandbox } from '@sprout/devbox/drivers/local/sandbox.ts'
+import { checkDependencySupport } from '@sprout/devbox/drivers/local/shared-dependencies.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
@@ -22,6 +25,25 @@ export const devboxLogger: DevboxLogger = {
 
 /** How long the pool waits after a claim before provisioning the claimed box's replacement. */
 const poolRefillDelayMs = 2000
+
+/**
+ * The driver's checks of this machine (disk images, bubblewrap, overlays) and the boxes' staged
+ * /etc run as child processes; started before the database is opened, they run meanwhile instead of blocking the
+ * start afterwards, and `createLocalDevboxRuntime` then takes their answers: the same checks, logged
+ * the same way, and boxes still only exist once they are done (docs/architecture/devbox.md
+ * "Sandbox"). Never rejects: a check that fails is run again by the driver.
+ */
+export async function checkLocalDevboxMachine(config: Pick<Config, 'dataDir' | 'devbox'>) {
+  const rootDir = path.resolve(config.dataDir, 'devboxes')
+  // The folders and modes createLocalDriver gives its detections (box-disk.ts, local-driver.ts).
+  await Promise.all([
+    checkDiskSupport(config.devbox.disk, path.join(rootDir, 'disks')),
+    config.devbox.sandbox === 'off'
+      ? undefined
+      : checkSandbox({ stateDirectory: rootDir, boxUid: config.devbox.boxUid }),
+    checkDependencySupport(config.devbox.disk === 'auto' ? 'shared' : 'copied', rootDir),
+  ]).catch(() => undefined)
+}
 
 /** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
 export function createLocalDevboxRuntime(

@@ -58,13 +58,12 @@ export async function startAppServerProcess(input: {
     NODE_ENV: 'production',
     PORT: String(port),
   })
-  const argv = sandbox.commandFor({
+  const command = sandbox.commandFor({
     cwd: input.deployPath,
     script: `exec node ${serverEntry}`,
     path: environment.PATH ?? '',
   })
-  if (!argv[0]) throw new Error('The sandbox produced no command')
-  const child = spawnProcessGroup(argv, { cwd: input.deployPath, env: environment })
+  const child = spawnProcessGroup(command, { cwd: input.deployPath, env: environment })
   // The app's output and its process's events reach here: a fault stays with this instance.
   const where = `The production server ${input.instanceId}`
   const keep = guarded(input.logger, `${where}: its output`, appendLog)

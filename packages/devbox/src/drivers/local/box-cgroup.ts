@@ -74,6 +74,8 @@ export type BoxCgroup = {
   killAll: () => Promise<void>
   /** Kills what is left and removes the cgroups. */
   remove: () => Promise<void>
+  /** Whether its folders are all still there (something outside may have removed them). */
+  present: () => boolean
 }
 
 const cpuPeriodMicroseconds = 100_000
@@ -150,6 +152,7 @@ export function createBoxCgroup(
 
   return {
     procsFiles: directories.map((directory) => path.join(directory, 'cgroup.procs')),
+    present: () => directories.every((directory) => existsSync(directory)),
     killAll,
     remove: async () => {
       await killAll()

@@ -71,9 +71,44 @@ export type BoxDiskUsage = {
 
 /**
  * Whether each box can get a filesystem image of its own: root, loop devices (loop-control
- * creates them on demand) and mkfs.ext4. Otherwise the limit is measured.
+ * creates them on demand) and mkfs.ext4. Otherwise the limit is measured. Takes the answer
+ * `checkDiskSupport` found for the same folder, if it ran.
  */
 export function detectDiskSupport(mode: DiskMode = 'auto', probeDirectory?: string): DiskSupport {
+  const checked = probeDirectory ? takeChecked(mode, probeDirectory) : undefined
+  if (checked) return checked
+  const support = diskToolsOf(mode)
+  if (!support.filesystem || !probeDirectory) return support
+  const failure = probeImage(support.tools, probeDirectory)
+  return failure ? { filesystem: false, reason: failure } : support
+}
+
+/** Answers of checkDiskSupport, each taken by the next detectDiskSupport of its mode and folder. */
+const checkedSupport = new Map<string, DiskSupport>()
+const checkedKey = (mode: DiskMode, directory: string) => `${mode}:${path.resolve(directory)}`
+function takeChecked(mode: DiskMode, directory: string): DiskSupport | undefined {
+  const key = checkedKey(mode, directory)
+  const checked = checkedSupport.get(key)
+  checkedSupport.delete(key)
+  return checked
+}
+
+/**
+ * detectDiskSupport's check without blocking: the server runs it while it opens its database,
+ * and the driver made afterwards takes the answer (docs/architecture/devbox.md "Sandbox").
+ */
+export async function checkDiskSupport(mode: DiskMode, probeDirectory: string): Promise<void> {
+  const support = diskToolsOf(mode)
+  const failure = support.filesystem
+    ? await probeImageInBackground(support.tools, probeDirectory)
+    : undefined
+  checkedSupport.set(
+    checkedKey(mode, probeDirectory),
+    failure ? { filesystem: false, reason: failure } : support,
+  )
+}
+
+function diskToolsOf(mode: DiskMode): DiskSupport {
   if (mode === 'measured') return { filesystem: false, reason: 'measured limit asked for' }
   if (process.platform !== 'linux') return { filesystem: false, reason: 'not Linux' }
   if (process.getuid?.() !== 0) return { filesystem: false, reason: 'needs root' }
@@ -84,32 +119,29 @@ export function detectDiskSupport(mode: DiskMode = 'auto', probeDirectory?: stri
   if (!mkfs || !mount || !umount) {
     return { filesystem: false, reason: 'mkfs.ext4, mount or umount missing' }
   }
-  const tools = { mkfs, mount, umount, e2fsck: findSystemTool('e2fsck') }
-  const failure = probeDirectory ? probeImage(tools, probeDirectory) : undefined
-  if (failure) return { filesystem: false, reason: failure }
-  return { filesystem: true, tools }
+  return { filesystem: true, tools: { mkfs, mount, umount, e2fsck: findSystemTool('e2fsck') } }
 }
 
+type ProbeCommand = { command: string; args: string[] }
+type ProbeResult = { status: number | null; stderr: string }
+
 /**
- * Makes, mounts and unmounts a tiny image where the images will live (about 30 ms): a container
- * may have root and loop devices but no right to mount. Returns why it failed, if it did.
+ * The probe's image and commands: make a tiny image where the images will live, then mount and
+ * unmount it (a container may have root and loop devices but no right to mount); in a mount
+ * namespace of its own where possible, so a kill meanwhile leaves no mount behind.
  */
-function probeImage(tools: DiskTools, directory: string): string | undefined {
-  const image = path.join(directory, `.probe-${process.pid}.img`)
-  const mountPoint = path.join(directory, `.probe-${process.pid}`)
-  const run = (command: string, args: string[]) =>
-    spawnSync(command, args, { encoding: 'utf8', timeout: 10_000 })
-  try {
-    mkdirSync(mountPoint, { recursive: true, mode: 0o700 })
-    writeFileSync(image, '', { mode: 0o600 })
-    truncateSync(image, 4 * mebibyte)
-    const made = run(tools.mkfs, [...mkfsOptions, image])
-    if (made.status !== 0) return `mkfs.ext4 failed: ${made.stderr.trim() || made.status}`
-    // In a mount namespace of its own where possible: killed meanwhile, it leaves no mount behind.
-    const unshare = findSystemTool('unshare')
-    const mountAndUnmount = ['-o', mountOptions, image, mountPoint]
-    const mounted = unshare
-      ? run(unshare, [
+function probePlan(tools: DiskTools, directory: string) {
+  // The name sweepOrphanedImages knows; checkDiskSupport is awaited before any detection.
+  const name = `.probe-${process.pid}`
+  const image = path.join(directory, `${name}.img`)
+  const mountPoint = path.join(directory, name)
+  const unshare = findSystemTool('unshare')
+  const mountAndUnmount = ['-o', mountOptions, image, mountPoint]
+  const make: ProbeCommand = { command: tools.mkfs, args: [...mkfsOptions, image] }
+  const mount: ProbeCommand = unshare
+    ? {
+        command: unshare,
+        args: [
           '--mount',
           '--propagation',
           'private',
@@ -120,18 +152,75 @@ function probeImage(tools: DiskTools, directory: string): string | undefined {
           tools.mount,
           ...mountAndUnmount.slice(1),
           tools.umount,
-        ])
-      : run(tools.mount, mountAndUnmount)
-    if (mounted.status !== 0) return `cannot mount an image: ${mounted.stderr.trim()}`
-    if (!unshare) run(tools.umount, [mountPoint])
+        ],
+      }
+    : { command: tools.mount, args: mountAndUnmount }
+  const unmount = unshare ? undefined : { command: tools.umount, args: [mountPoint] }
+  return {
+    make,
+    mount,
+    unmount,
+    create: () => {
+      mkdirSync(mountPoint, { recursive: true, mode: 0o700 })
+      writeFileSync(image, '', { mode: 0o600 })
+      truncateSync(image, 4 * mebibyte)
+    },
+    madeFailure: (made: ProbeResult) =>
+      made.status === 0 ? undefined : `mkfs.ext4 failed: ${made.stderr.trim() || made.status}`,
+    mountFailure: (mounted: ProbeResult) =>
+      mounted.status === 0 ? undefined : `cannot mount an image: ${mounted.stderr.trim()}`,
+    remove: () => {
+      rmSync(image, { force: true })
+      try {
+        rmdirSync(mountPoint)
+      } catch {}
+    },
+  }
+}
+
+/** Runs the probe (about 30 ms on an idle machine); returns why it failed, if it did. */
+function probeImage(tools: DiskTools, directory: string): string | undefined {
+  const plan = probePlan(tools, directory)
+  const run = ({ command, args }: ProbeCommand) =>
+    spawnSync(command, args, { encoding: 'utf8', timeout: 10_000 })
+  try {
+    plan.create()
+    const failure = plan.madeFailure(run(plan.make)) ?? plan.mountFailure(run(plan.mount))
+    if (failure) return failure
+    if (plan.unmount) run(plan.unmount)
     return undefined
   } catch (error) {
     return (error as Error).message
   } finally {
-    rmSync(image, { force: true })
-    try {
-      rmdirSync(mountPoint)
-    } catch {}
+    plan.remove()
+  }
+}
+
+/** The same probe with the commands run asynchronously. */
+async function probeImageInBackground(
+  tools: DiskTools,
+  directory: string,
+): Promise<string | undefined> {
+  const plan = probePlan(tools, directory)
+  const run = ({ command, args }: ProbeCommand): Promise<ProbeResult> =>
+    runFile(command, args, { encoding: 'utf8', timeout: 10_000 }).then(
+      (done) => ({ status: 0, stderr: done.stderr }),
+      (error: { code?: unknown; stderr?: string }) => ({
+        status: typeof error.code === 'number' ? error.code : null,
+        stderr: error.stderr ?? String(error.code ?? ''),
+      }),
+    )
+  try {
+    plan.create()
+    const failure =
+      plan.madeFailure(await run(plan.make)) ?? plan.mountFailure(await run(plan.mount))
+    if (failure) return failure
+    if (plan.unmount) await run(plan.unmount)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  } finally {
+    plan.remove()
   }
 }
 

@@ -63,7 +63,7 @@ export function createBoxExec(input: {
         : undefined
     try {
       const result = await runCommand({
-        argv: input.sandbox.commandFor({
+        command: input.sandbox.commandFor({
           cwd: cwd.absolutePath,
           script: command,
           path: environment.PATH ?? '',

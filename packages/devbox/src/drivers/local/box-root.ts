@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -9,8 +10,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { isInside } from '../../is-inside.ts'
+
+const runFile = promisify(execFile)
 
 /**
  * The file system a box sees, built from an allow-list and never from the host's root
@@ -83,29 +88,76 @@ export function serverToolchain(executablePath: string = process.execPath): Tool
 }
 
 const stagedEtcFolders = new Map<string, string>()
+const stagedEtcKey = (runDirectory: string, user: { uid: number; gid: number }) =>
+  `${runDirectory}:${user.uid}:${user.gid}`
 
 /**
  * The /etc of boxes, staged once per server in its run folder: copies of the allow-listed host
  * entries (links kept as links) and a generated passwd, group and hosts. One bind of it costs a
  * command about a third of what a bind per entry does (docs/performance.md, "allow-listed root").
+ * Takes the folder `stageEtcInBackground` staged for the same run folder and user, if it ran.
  */
 export function stageEtc(runDirectory: string, user: { uid: number; gid: number }): string {
-  const key = `${runDirectory}:${user.uid}:${user.gid}`
+  const key = stagedEtcKey(runDirectory, user)
   const staged = stagedEtcFolders.get(key)
   if (staged && existsSync(staged)) return staged
-  removeStaleEtcFolders(runDirectory)
-  const folder = path.join(runDirectory, `etc-${process.pid}-${stagedEtcFolders.size}`)
+  const folder = newEtcFolder(runDirectory)
   rmSync(folder, { recursive: true, force: true })
   mkdirSync(folder, { recursive: true, mode: 0o755 })
-  for (const name of etcEntries) {
-    const hostPath = path.posix.join('/etc', name)
-    if (!existsSync(hostPath) && !isLink(hostPath)) continue
+  for (const hostPath of hostEtcEntries()) {
     try {
-      cpSync(hostPath, path.join(folder, name), { recursive: true, verbatimSymlinks: true })
+      cpSync(hostPath, path.join(folder, path.basename(hostPath)), {
+        recursive: true,
+        verbatimSymlinks: true,
+      })
     } catch {
       // An entry the server may not read (or that vanished) is left out: programs use defaults.
     }
   }
+  writeGeneratedEtc(folder, user)
+  stagedEtcFolders.set(key, folder)
+  return folder
+}
+
+/**
+ * stageEtc's copy without blocking the server (about 700 entries, 30–500 ms depending on the
+ * disk's load): `cp -RP` (links kept as links) in a process of its own while the server opens its
+ * database (docs/architecture/devbox.md "Sandbox"). An entry `cp` cannot read is left out, as
+ * stageEtc leaves it out; without `cp`, stageEtc stages it later.
+ */
+export async function stageEtcInBackground(
+  runDirectory: string,
+  user: { uid: number; gid: number },
+): Promise<void> {
+  const key = stagedEtcKey(runDirectory, user)
+  const staged = stagedEtcFolders.get(key)
+  if (staged && existsSync(staged)) return
+  const folder = newEtcFolder(runDirectory)
+  await rm(folder, { recursive: true, force: true })
+  await mkdir(folder, { recursive: true, mode: 0o755 })
+  const copied = await runFile('cp', ['-RP', ...hostEtcEntries(), folder]).then(
+    () => true,
+    (error: { code?: unknown }) => typeof error.code === 'number',
+  )
+  if (!copied) return
+  writeGeneratedEtc(folder, user)
+  stagedEtcFolders.set(key, folder)
+}
+
+/** A fresh folder name for this server's staged /etc; earlier servers' are removed first. */
+function newEtcFolder(runDirectory: string): string {
+  removeStaleEtcFolders(runDirectory)
+  return path.join(runDirectory, `etc-${process.pid}-${stagedEtcFolders.size}`)
+}
+
+/** The allow-listed host /etc entries present here. */
+function hostEtcEntries(): string[] {
+  return etcEntries
+    .map((name) => path.posix.join('/etc', name))
+    .filter((hostPath) => existsSync(hostPath) || isLink(hostPath))
+}
+
+function writeGeneratedEtc(folder: string, user: { uid: number; gid: number }) {
   writeFileSync(
     path.join(folder, 'passwd'),
     `root:x:0:0:root:/root:/usr/sbin/nologin\nsprout:x:${user.uid}:${user.gid}:Sprout app:/home/sprout:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
@@ -121,8 +173,6 @@ export function stageEtc(runDirectory: string, user: { uid: number; gid: number 
     '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tsprout-box\n',
     { mode: 0o644 },
   )
-  stagedEtcFolders.set(key, folder)
-  return folder
 }
 
 /** Staged /etc folders of servers that are gone (a crash, an earlier run). */

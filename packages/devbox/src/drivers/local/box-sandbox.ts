@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { DevServerTarget } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import { type BoxCgroup, type BoxLimits, createBoxCgroup } from './box-cgroup.ts'
 import { type BoxNetwork, startBoxNetwork } from './network-namespace.ts'
+import { keptByBoxKeeper, type ProcessCommand } from './process-group.ts'
 import type { SandboxTools } from './sandbox.ts'
 import { shellQuote } from './sandbox.ts'
 import { assertWithinDiskLimit } from './workspace-usage.ts'
@@ -24,7 +33,6 @@ export const workspaceInside = '/home/sprout/app'
 export const dataInside = '/home/sprout/data'
 /** The dev server's live variables in the data folder (BoxSandbox.environmentFile). */
 const environmentFileName = 'sprout-env.json'
-const keeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
 
 export type BoxSandbox = {
   /** The workspace's path as the box's processes see it (HOME, the working directory). */
@@ -35,8 +43,8 @@ export type BoxSandbox = {
   fixedDevPort: number | undefined
   /** Starts what the box's processes need (network, egress door, cgroups); idempotent. */
   prepare: () => Promise<void>
-  /** The argv that runs `script` with bash as a login shell inside the box. */
-  commandFor: (input: { cwd: string; script: string; path: string }) => string[]
+  /** What runs `script` with bash as a login shell inside the box (spawnProcessGroup starts it). */
+  commandFor: (input: { cwd: string; script: string; path: string }) => ProcessCommand
   /** Variables every process of the box gets (the egress proxy, DATABASE_URL). */
   environment: Record<string, string>
   /** How the server reaches the dev server listening on `port` inside the box. */
@@ -77,7 +85,8 @@ export function createBoxSandbox(input: {
   let preparing: Promise<void> | undefined
 
   const prepareOnce = async () => {
-    if (tools.cgroups && !cgroup) cgroup = createBoxCgroup(tools.cgroups, boxId, limits)
+    // Made again when gone: a process joining a missing cgroup could not start at all.
+    if (tools.cgroups && !cgroup?.present()) cgroup = createBoxCgroup(tools.cgroups, boxId, limits)
     if (!confinedNetwork || !tools.egress || !tools.bubblewrapPath) return
     if (network?.alive()) return
     await network?.stop()
@@ -115,7 +124,9 @@ export function createBoxSandbox(input: {
   const commandFor: BoxSandbox['commandFor'] = ({ cwd, script, path: searchPath }) => {
     // A login shell reads /etc/profile, which resets PATH; put the box's PATH back first.
     const loginScript = `export PATH=${shellQuote(searchPath)}\n${limitScript()}\n${script}`
-    if (!tools.bubblewrapPath) return [process.execPath, keeperScript, 'bash', '-lc', loginScript]
+    if (!tools.bubblewrapPath) {
+      return { argv: keptByBoxKeeper(['bash', '-lc', loginScript]) }
+    }
     const user = tools.boxUser
     const bubblewrapArguments = [
       ...tools.rootArguments,
@@ -158,40 +169,51 @@ export function createBoxSandbox(input: {
   }
 
   /**
-   * bubblewrap reads its options from a file (`--args`), removed once opened, so that the box's
-   * pid 1 shows no host path or box id, only `bwrap --args 3 -- {command}`. The wrapper joins the
-   * box's cgroups first and enters its network namespace, so nothing of the box escapes either.
+   * bubblewrap reads its options from a file (`--args 3`), deleted once opened, so that the box's
+   * pid 1 shows no host path or box id, only `bwrap --args 3 -- {command}`; the seccomp filter is
+   * descriptor 4. The server opens both as it starts the process (process-group.ts), so no shell
+   * has to open or delete anything. The prelude joins the box's cgroups and the command enters
+   * its network namespace before bubblewrap, so nothing of the box escapes either.
    */
-  const wrapCommand = (bubblewrapArguments: string[], command: string[]): string[] => {
+  const wrapCommand = (bubblewrapArguments: string[], command: string[]): ProcessCommand => {
     // NUL separates the options in the file: a path holding one would add options of its own.
     if ([...bubblewrapArguments, ...command].some((argument) => argument.includes('\0'))) {
       throw new Error('A command cannot contain NUL bytes')
     }
-    const argumentsDirectory = path.join(tools.runDirectory, 'arguments')
-    mkdirSync(argumentsDirectory, { recursive: true, mode: 0o700 })
-    const argumentsFile = path.join(argumentsDirectory, `${boxId}-${randomUUID()}`)
-    writeFileSync(argumentsFile, `${bubblewrapArguments.join('\0')}\0`, { mode: 0o600 })
-    const joinCgroups = (cgroup?.procsFiles ?? [])
+    const prelude = (cgroup?.procsFiles ?? [])
       .map((file) => `echo $$ > ${shellQuote(file)} && `)
       .join('')
     const enterNetwork =
       confinedNetwork && network && tools.nsenterPath
         ? [tools.nsenterPath, `--net=${network.namespacePath()}`, '--']
         : []
-    return [
-      '/bin/sh',
-      '-c',
-      `${joinCgroups}exec 3<"$1" 4<"$2" && rm -f -- "$1" && shift 2 && exec "$@"`,
-      'sh',
-      argumentsFile,
-      tools.seccompPath ?? '/dev/null',
-      ...enterNetwork,
-      tools.bubblewrapPath ?? 'bwrap',
-      '--args',
-      '3',
-      '--',
-      ...command,
-    ]
+    const openInheritedFiles = () => {
+      argumentsDirectory ??= mkdirArgumentsDirectory()
+      const argumentsFile = path.join(argumentsDirectory, `${boxId}-${randomUUID()}`)
+      writeFileSync(argumentsFile, `${bubblewrapArguments.join('\0')}\0`, { mode: 0o600 })
+      const descriptors: number[] = []
+      try {
+        descriptors.push(openSync(argumentsFile, 'r'))
+        if (tools.seccompPath) descriptors.push(openSync(tools.seccompPath, 'r'))
+        return descriptors
+      } catch (error) {
+        for (const descriptor of descriptors) closeSync(descriptor)
+        throw error
+      } finally {
+        unlinkSync(argumentsFile)
+      }
+    }
+    return {
+      argv: [...enterNetwork, tools.bubblewrapPath ?? 'bwrap', '--args', '3', '--', ...command],
+      prelude,
+      openInheritedFiles,
+    }
+  }
+  let argumentsDirectory: string | undefined
+  const mkdirArgumentsDirectory = () => {
+    const directory = path.join(tools.runDirectory, 'arguments')
+    mkdirSync(directory, { recursive: true, mode: 0o700 })
+    return directory
   }
 
   return {

@@ -109,7 +109,7 @@ async function install(input: {
     // where some platforms' optional packages could not be resolved.
     const result = await runCommand({
       // Under the keeper, so that neither npm nor the install scripts it runs outlive the server.
-      argv: keptByBoxKeeper([
+      command: keptByBoxKeeper([
         'npm',
         'install',
         '--prefer-offline',

@@ -91,13 +91,12 @@ export function createDevServer(input: {
       ...(environmentFile ? { SPROUT_ENV_FILE: environmentFile.inside } : {}),
       PORT: String(port),
     })
-    const argv = input.sandbox.commandFor({
+    const command = input.sandbox.commandFor({
       cwd: input.workspacePath,
       script: 'exec npm run dev',
       path: environment.PATH ?? '',
     })
-    if (!argv[0]) throw new Error('The sandbox produced no command')
-    const serverProcess = spawnProcessGroup(argv, { cwd: input.workspacePath, env: environment })
+    const serverProcess = spawnProcessGroup(command, { cwd: input.workspacePath, env: environment })
     child = serverProcess
     // Values taken without a restart change the redactor of a running server's output too.
     let outputRedactor = redactor

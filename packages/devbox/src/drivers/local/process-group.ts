@@ -1,5 +1,5 @@
-import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { type ChildProcess, type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process'
+import { closeSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -68,12 +68,25 @@ export function keptByBoxKeeper(argv: string[]): string[] {
 let setprivPath: string | false | undefined
 
 /**
+ * A process as the sandbox describes it (box-sandbox.ts): its command line, shell commands run
+ * just before it replaces the shell (joining the box's cgroups), and the files it inherits as
+ * descriptors 3, 4, … (bubblewrap's options and seccomp filter), opened at the last moment and
+ * closed here once the process holds them.
+ */
+export type ProcessCommand = {
+  argv: string[]
+  prelude?: string
+  openInheritedFiles?: () => number[]
+}
+
+/**
  * `argv` started with the parent-death signal already set (`setpriv --pdeathsig KILL`), kept
  * across the execs up to bubblewrap, which sets its own (`--die-with-parent`) only once it runs:
  * a server killed in between would otherwise leave that box running. A server already gone
- * when the signal is set (the shell's parent is no longer the server) ends it there.
+ * when the signal is set (the shell's parent is no longer the server) ends it there. The same
+ * shell runs the command's prelude, so a box command costs one shell, not two.
  */
-function diesWithServer(argv: string[]): string[] {
+function diesWithServer(argv: string[], prelude: string): string[] {
   if (setprivPath === undefined) {
     const found = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate))
     // util-linux 2.33 and later.
@@ -84,7 +97,7 @@ function diesWithServer(argv: string[]): string[] {
         ? found
         : false
   }
-  if (!setprivPath) return argv
+  if (!setprivPath) return prelude ? ['/bin/sh', '-c', `${prelude}exec "$@"`, 'sh', ...argv] : argv
   return [
     setprivPath,
     '--pdeathsig',
@@ -92,7 +105,7 @@ function diesWithServer(argv: string[]): string[] {
     '--',
     '/bin/sh',
     '-c',
-    '[ "$PPID" = "$0" ] && exec "$@"',
+    `[ "$PPID" = "$0" ] && ${prelude}exec "$@"`,
     String(process.pid),
     ...argv,
   ]
@@ -107,19 +120,31 @@ function diesWithServer(argv: string[]): string[] {
  * bubblewrap's `--die-with-parent` takes over. Other processes get no stdin.
  */
 export function spawnProcessGroup(
-  argv: string[],
+  command: ProcessCommand | string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildProcessByStdio<Writable | null, Readable, Readable> {
-  const [command, ...args] = argv
-  if (!command) throw new Error('spawnProcessGroup needs a command to run')
+  const {
+    argv,
+    prelude = '',
+    openInheritedFiles,
+  } = Array.isArray(command) ? { argv: command } : command
+  const [program, ...args] = argv
+  if (!program) throw new Error('spawnProcessGroup needs a command to run')
   const kept = args[0] === boxKeeperScript
-  const [start = command, ...startArgs] = kept ? argv : diesWithServer(argv)
-  const child = spawn(start, startArgs, {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: [kept ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  })
+  const [start = program, ...startArgs] = kept ? argv : diesWithServer(argv, prelude)
+  const inherited = openInheritedFiles?.() ?? []
+  let child: ChildProcess
+  try {
+    child = spawn(start, startArgs, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: [kept ? 'pipe' : 'ignore', 'pipe', 'pipe', ...inherited],
+    })
+  } finally {
+    // The child holds its own copies once spawn returns (or there is no child).
+    for (const descriptor of inherited) closeSync(descriptor)
+  }
   // The keeper's end of the pipe closes when it exits; nothing is written, so nothing can fail.
   child.stdin?.on('error', () => {})
   // stdout and stderr are pipes whichever stdin is.

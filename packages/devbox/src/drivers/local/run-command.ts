@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder'
 import type { ExecResult } from '../../devbox-driver.ts'
 import { guarded } from '../../guarded.ts'
 import type { DevboxLogger } from '../../logger.ts'
-import { signalProcessGroup, spawnProcessGroup } from './process-group.ts'
+import { type ProcessCommand, signalProcessGroup, spawnProcessGroup } from './process-group.ts'
 
 export const defaultOutputLimitBytes = 64 * 1024
 const killGraceMs = 200
@@ -11,7 +11,7 @@ const killGraceMs = 200
 const drainAfterExitMs = 150
 
 export type RunCommandOptions = {
-  argv: string[]
+  command: ProcessCommand | string[]
   cwd: string
   env: Record<string, string>
   timeoutSeconds: number
@@ -41,8 +41,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   }
 
   return new Promise((resolve, reject) => {
-    if (!options.argv[0]) throw new Error('runCommand needs a command to run')
-    const child = spawnProcessGroup(options.argv, { cwd: options.cwd, env: options.env })
+    const child = spawnProcessGroup(options.command, { cwd: options.cwd, env: options.env })
     const groupId = child.pid
     let output = ''
     let keptBytes = 0

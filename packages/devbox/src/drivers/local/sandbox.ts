@@ -1,8 +1,12 @@
-import { spawnSync } from 'node:child_process'
+// Long file: one place finds the confinement this machine allows, at start or checked ahead
+// in the background, and describes it for the start-up log and the admin's pool tab.
+import { execFile, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import type {
   EgressPolicy,
   EgressProxy,
@@ -21,6 +25,7 @@ import {
   probeMountArguments,
   serverToolchain,
   stageEtc,
+  stageEtcInBackground,
   systemMountArguments,
   type Toolchain,
 } from './box-root.ts'
@@ -101,6 +106,7 @@ export type SandboxOptions = {
   diskEnforcement?: string
 }
 
+const runFile = promisify(execFile)
 const bubblewrapCandidates = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']
 export const defaultBoxUid = 61000
 
@@ -108,13 +114,61 @@ export function findBubblewrap(): string | undefined {
   return bubblewrapCandidates.find((candidate) => existsSync(candidate))
 }
 
-/** Whether bubblewrap is installed and can actually create a sandbox here (containers may forbid it). */
+/**
+ * Whether bubblewrap is installed and can actually create a sandbox here (containers may forbid
+ * it). Takes the answer `checkBubblewrap` found for the same program, if it ran.
+ */
 export function bubblewrapWorks(bubblewrapPath: string): boolean {
-  const probe = spawnSync(bubblewrapPath, [...probeMountArguments(), '--', '/usr/bin/true'], {
+  const checked = checkedBubblewrap.get(bubblewrapPath)
+  checkedBubblewrap.delete(bubblewrapPath)
+  if (checked !== undefined) return checked
+  const probe = spawnSync(bubblewrapPath, bubblewrapProbeArguments(), {
     stdio: 'ignore',
     timeout: 5000,
   })
   return probe.status === 0
+}
+
+/** Answers of checkBubblewrap, each taken by the next bubblewrapWorks of the same program. */
+const checkedBubblewrap = new Map<string, boolean>()
+const bubblewrapProbeArguments = () => [...probeMountArguments(), '--', '/usr/bin/true']
+
+/**
+ * The checks createSandbox makes with programs and copies, without blocking: whether bubblewrap
+ * works, and the staged /etc of the boxes' user (box-root.ts). The server runs it while it opens
+ * its database, and the sandbox made afterwards takes the answers (docs/architecture/devbox.md
+ * "Sandbox"); whatever it did not do, createSandbox does itself.
+ */
+export async function checkSandbox(input: {
+  stateDirectory: string
+  boxUid?: number
+}): Promise<void> {
+  const bubblewrapPath = findBubblewrap()
+  if (!bubblewrapPath) return
+  const works = await runFile(bubblewrapPath, bubblewrapProbeArguments(), { timeout: 5000 }).then(
+    () => true,
+    () => false,
+  )
+  checkedBubblewrap.set(bubblewrapPath, works)
+  if (!works) return
+  // The user createSandbox gives boxes with full confinement (its `boxUser`).
+  const isRoot = process.getuid?.() === 0
+  const uid = input.boxUid ?? defaultBoxUid
+  const user =
+    isRoot && findSystemTool('nsenter') && findSystemTool('setpriv')
+      ? { uid, gid: uid }
+      : serverUser()
+  const runDirectory = runDirectoryOf(input.stateDirectory)
+  await mkdir(runDirectory, { recursive: true, mode: 0o700 })
+  await stageEtcInBackground(runDirectory, user)
+}
+
+/** Holds a server's box sockets and staged /etc; named after its driver's folder. */
+function runDirectoryOf(stateDirectory: string): string {
+  return path.join(
+    os.tmpdir(),
+    `sprout-run-${createHash('sha256').update(stateDirectory).digest('hex').slice(0, 10)}`,
+  )
 }
 
 /**
@@ -130,10 +184,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const bubblewrap =
     bubblewrapPath !== undefined && bubblewrapWorks(bubblewrapPath) ? bubblewrapPath : undefined
   const isRoot = process.getuid?.() === 0
-  const runDirectory = path.join(
-    os.tmpdir(),
-    `sprout-run-${createHash('sha256').update(options.stateDirectory).digest('hex').slice(0, 10)}`,
-  )
+  const runDirectory = runDirectoryOf(options.stateDirectory)
   const toolchain = serverToolchain()
   const tools: SandboxTools = {
     runDirectory,

@@ -33,48 +33,118 @@ export type DependencySupport = { shared: true } | { shared: false; reason: stri
 /**
  * Whether overlays can be mounted here: Linux, root, and a probe mount of overlayfs under
  * `directory` (in a mount namespace of its own, so a kill meanwhile leaves nothing behind).
+ * Takes the answer `checkDependencySupport` found for the same folder, if it ran.
  */
 export function detectDependencySupport(
   mode: DependencyMode,
   directory: string,
 ): DependencySupport {
-  if (mode === 'copied') return { shared: false, reason: 'copies asked for' }
-  if (process.platform !== 'linux') return { shared: false, reason: 'not Linux' }
-  if (process.getuid?.() !== 0) return { shared: false, reason: 'needs root' }
-  // No look at /proc/filesystems: the probe's mount loads the overlay module when needed.
-  const probe = path.join(directory, `.overlay-probe-${process.pid}`)
+  const checked = checkedSupport.get(checkedKey(mode, directory))
+  checkedSupport.delete(checkedKey(mode, directory))
+  if (checked) return checked
+  const refused = refusedWithoutProbe(mode)
+  if (refused) return refused
+  const probe = overlayProbe(directory)
   try {
-    for (const name of ['lower-folder', 'upper', 'work', 'merged']) {
-      mkdirSync(path.join(probe, name), { recursive: true, mode: 0o700 })
-    }
-    symlinkSync(path.join(probe, 'lower-folder'), path.join(probe, lowerLink))
-    const mounted = spawnSync(
-      'unshare',
-      [
-        '--mount',
-        '--propagation',
-        'private',
-        'mount',
-        '-t',
-        'overlay',
-        'overlay',
-        '-o',
-        layerOptions,
-        'merged',
-      ],
-      { cwd: probe, encoding: 'utf8', timeout: 10_000 },
+    probe.create()
+    return probe.answer(
+      spawnSync(probe.command, probe.args, {
+        cwd: probe.folder,
+        encoding: 'utf8',
+        timeout: 10_000,
+      }),
     )
-    if (mounted.status !== 0) {
-      return {
-        shared: false,
-        reason: `cannot mount an overlay: ${mounted.stderr?.trim() || mounted.error?.message || mounted.status}`,
-      }
-    }
-    return { shared: true }
   } catch (error) {
     return { shared: false, reason: (error as Error).message }
   } finally {
-    rmSync(probe, { recursive: true, force: true })
+    probe.remove()
+  }
+}
+
+/** Answers of checkDependencySupport, each taken by the next detectDependencySupport. */
+const checkedSupport = new Map<string, DependencySupport>()
+const checkedKey = (mode: DependencyMode, directory: string) => `${mode}:${path.resolve(directory)}`
+
+/**
+ * detectDependencySupport's check without blocking: the server runs it while it opens its
+ * database, and the driver made afterwards takes the answer (docs/architecture/devbox.md
+ * "Sandbox").
+ */
+export async function checkDependencySupport(
+  mode: DependencyMode,
+  directory: string,
+): Promise<void> {
+  let support = refusedWithoutProbe(mode)
+  if (!support) {
+    const probe = overlayProbe(directory)
+    try {
+      probe.create()
+      support = probe.answer(
+        await runFile(probe.command, probe.args, {
+          cwd: probe.folder,
+          encoding: 'utf8',
+          timeout: 10_000,
+        }).then(
+          () => ({ status: 0 }),
+          (error: { code?: unknown; stderr?: string; message?: string }) => ({
+            status: typeof error.code === 'number' ? error.code : null,
+            stderr: error.stderr,
+            error: { message: error.message ?? '' },
+          }),
+        ),
+      )
+    } catch (error) {
+      support = { shared: false, reason: (error as Error).message }
+    } finally {
+      probe.remove()
+    }
+  }
+  checkedSupport.set(checkedKey(mode, directory), support)
+}
+
+function refusedWithoutProbe(mode: DependencyMode): DependencySupport | undefined {
+  if (mode === 'copied') return { shared: false, reason: 'copies asked for' }
+  if (process.platform !== 'linux') return { shared: false, reason: 'not Linux' }
+  if (process.getuid?.() !== 0) return { shared: false, reason: 'needs root' }
+  return undefined
+}
+
+/** The probe's folders and mount command; no look at /proc/filesystems: the mount loads the module. */
+function overlayProbe(directory: string) {
+  const folder = path.join(directory, `.overlay-probe-${process.pid}`)
+  return {
+    folder,
+    command: 'unshare',
+    args: [
+      '--mount',
+      '--propagation',
+      'private',
+      'mount',
+      '-t',
+      'overlay',
+      'overlay',
+      '-o',
+      layerOptions,
+      'merged',
+    ],
+    create: () => {
+      for (const name of ['lower-folder', 'upper', 'work', 'merged']) {
+        mkdirSync(path.join(folder, name), { recursive: true, mode: 0o700 })
+      }
+      symlinkSync(path.join(folder, 'lower-folder'), path.join(folder, lowerLink))
+    },
+    answer: (mounted: {
+      status: number | null
+      stderr?: string | null
+      error?: { message: string }
+    }): DependencySupport =>
+      mounted.status === 0
+        ? { shared: true }
+        : {
+            shared: false,
+            reason: `cannot mount an overlay: ${mounted.stderr?.trim() || mounted.error?.message || mounted.status}`,
+          },
+    remove: () => rmSync(folder, { recursive: true, force: true }),
   }
 }
 
