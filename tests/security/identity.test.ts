@@ -46,6 +46,18 @@ describe.skipIf(fullConfinementMissing)(confinedSuite('identity of a dev box'), 
     expect(output).toMatch(/NoNewPrivs:\s+1/)
   })
 
+  it('holds no descriptor the server opened for it: not bubblewrap’s options, not its filter', async () => {
+    // The server hands both over as descriptors 3 and 4 (process-group.ts); bubblewrap reads and
+    // closes them before the box's command runs, so app code cannot read the host paths in them.
+    const output = await shell(
+      box,
+      'ls -l /proc/$$/fd; cat /proc/$$/fd/3 /proc/$$/fd/4 2>&1 | head -c 200',
+    )
+    expect(output).not.toMatch(/seccomp|arguments|\(deleted\)/)
+    expect(output).not.toContain('/workspaces/')
+    expect(output).not.toContain('--bind')
+  })
+
   it('cannot read /etc/shadow or the server user’s files, nor become root', async () => {
     const output = await shell(
       box,
