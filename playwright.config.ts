@@ -1,5 +1,5 @@
-import os from 'node:os'
 import { defineConfig, type ReporterDescription } from '@playwright/test'
+import { serverEnvironment } from './tests/e2e/support/server-environment.ts'
 
 // E2E_PORT lets a second run (e.g. a CI rehearsal in another clone) share the machine.
 const port = Number(process.env.E2E_PORT) || 3100
@@ -49,22 +49,6 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      DATA_DIR: process.env.SPROUT_E2E_DATA_DIR,
-      AUTH_RATE_LIMIT: '1000/60',
-      DEVBOX_POOL_TARGET: '1',
-      // Shared with the server tests, so the starter's dependencies are installed once.
-      DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
-      // No provider keys: only the Demo model is available, whatever the shell has set.
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: '',
-      XAI_API_KEY: '',
-      OPENAI_COMPATIBLE_BASE_URL: '',
-      ADMIN_EMAILS: '',
-      // Tests hold Demo runs open at a named gate (tests/e2e/support/test-gates.ts).
-      DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
-    },
+    env: serverEnvironment(port, process.env.SPROUT_E2E_DATA_DIR),
   },
 })

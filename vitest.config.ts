@@ -7,6 +7,8 @@ const serverInclude = ['apps/server/src/**/*.test.ts']
  */
 const pgliteOnly = [
   'apps/server/src/devboxes/**/*.test.ts',
+  'apps/server/src/error-monitoring/reporter/*.test.ts',
+  'apps/server/src/error-monitoring/symbolicate.test.ts',
   'apps/server/src/app-runtime/app-token-box.test.ts',
   'apps/server/src/vault/vault-servers.test.ts',
 ]
@@ -16,7 +18,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ['packages/devbox/src/testing/prepare-test-cache.ts'],
+    globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],
     projects: [
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
       { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },

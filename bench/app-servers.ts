@@ -19,13 +19,13 @@ import { instanceIdPrefix } from '../packages/devbox/src/app-servers/instance-id
 import { buildDeploy } from '../packages/devbox/src/deploy.ts'
 import { targetConnection } from '../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../packages/devbox/src/devbox-driver.ts'
-import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { createLocalDriver } from '../packages/devbox/src/drivers/local/local-driver.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/sandbox/box-disk.ts'
 import { createFullStackFixtureTemplates } from '../packages/devbox/src/testing/app-server-fixture.ts'
-import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
+import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-support.ts'
 import { startBareProxy } from './lib/bare-proxy.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { p50AndP95, quantile } from './lib/stats.ts'
 
 const coldStarts = 20
 const idleApps = 20
@@ -49,6 +49,26 @@ function timedGet(target: DevServerTarget, agent: http.Agent, pathname: string, 
 }
 
 /** Rss and Pss (MB) summed over the processes of the apps' production servers and bridges. */
+/** Scaled to zero → the first answer to `pathname`, timed `rounds` times. */
+async function coldStartTimes(
+  manager: AppServerManager,
+  appId: string,
+  rounds: number,
+  request: { pathname: string; noServer: string },
+): Promise<number[]> {
+  const times: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    await manager.stop(appId)
+    const started = performance.now()
+    const lease = await manager.acquire(appId)
+    if (!lease) throw new Error(request.noServer)
+    await timedGet(lease.target, new http.Agent(), request.pathname, 'localhost')
+    lease.release()
+    times.push(performance.now() - started)
+  }
+  return times
+}
+
 function serverMemory(appIds: string[]) {
   const prefixes = appIds.map(instanceIdPrefix)
   let rss = 0
@@ -121,19 +141,12 @@ export async function benchAppServers(options: BenchOptions = fullRun): Promise<
     const appId = appIds[0] ?? ''
     const agent = new http.Agent({ keepAlive: true })
 
-    const cold: number[] = []
-    for (let round = 0; round < (options.quick ? 0 : coldStarts); round++) {
-      await manager.stop(appId)
-      const started = performance.now()
-      const lease = await manager.acquire(appId)
-      if (!lease) throw new Error('no server')
-      await timedGet(lease.target, new http.Agent(), '/api/version', 'localhost')
-      lease.release()
-      cold.push(performance.now() - started)
-    }
+    const cold = await coldStartTimes(manager, appId, options.quick ? 0 : coldStarts, {
+      pathname: '/api/version',
+      noServer: 'no server',
+    })
     if (!options.quick) {
-      figures[`scaled to zero → first /api answer (p50 / p95, n=${coldStarts})`] =
-        `${milliseconds(quantile(cold, 0.5))} / ${milliseconds(quantile(cold, 0.95))}`
+      figures[`scaled to zero → first /api answer (p50 / p95, n=${coldStarts})`] = p50AndP95(cold)
     }
 
     // The apps host's path for /api: a lease from the manager, then proxyHttp to the server.
@@ -225,20 +238,15 @@ async function benchStarter(root: string): Promise<Record<string, string>> {
     const appId = 'starter-app'
     await buildDeploy({ box, deploysDir, appId, timeoutSeconds: 300, appServers: manager })
     await driver.destroy(box.id)
-    const cold: number[] = []
-    for (let round = 0; round < 10; round++) {
-      await manager.stop(appId)
-      const started = performance.now()
-      const lease = await manager.acquire(appId)
-      if (!lease) throw new Error('the starter has no server')
-      await timedGet(lease.target, new http.Agent(), '/api/health', 'localhost')
-      lease.release()
-      cold.push(performance.now() - started)
-    }
+    const cold = await coldStartTimes(manager, appId, 10, {
+      pathname: '/api/health',
+      noServer: 'the starter has no server',
+    })
     await delay(2000)
     const memory = serverMemory([appId])
     return {
-      'the fullstack starter: scaled to zero → first /api/health answer (p50 / p95, n=10)': `${milliseconds(quantile(cold, 0.5))} / ${milliseconds(quantile(cold, 0.95))}`,
+      'the fullstack starter: scaled to zero → first /api/health answer (p50 / p95, n=10)':
+        p50AndP95(cold),
       'the fullstack starter, idle: node alone Rss; with bwrap and bridge Rss sum / Pss sum': `${memory.serverRss.toFixed(1)} MB; ${memory.rss.toFixed(1)} MB / ${memory.pss.toFixed(1)} MB`,
     }
   } finally {

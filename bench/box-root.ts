@@ -7,10 +7,10 @@ import path from 'node:path'
 import {
   type ProcessCommand,
   spawnProcessGroup,
-} from '../packages/devbox/src/drivers/local/process-group.ts'
-import { createSandbox } from '../packages/devbox/src/drivers/local/sandbox.ts'
+} from '../packages/devbox/src/drivers/local/processes/process-group.ts'
+import { createSandbox } from '../packages/devbox/src/drivers/local/sandbox/sandbox.ts'
 import { silentLogger } from '../packages/devbox/src/logger.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { p50AndP95 } from './lib/stats.ts'
 
 const rounds = 60
 
@@ -108,7 +108,7 @@ export async function benchBoxRoot(): Promise<Record<string, string>> {
     for (const [mode, list] of Object.entries(times)) {
       figures[
         `a command (\`bash -lc true\`) in a fresh sandbox, ${mode} (p50 / p95, n=${rounds})`
-      ] = `${milliseconds(quantile(list, 0.5))} / ${milliseconds(quantile(list, 0.95))}`
+      ] = p50AndP95(list)
     }
     await box.release()
     return figures

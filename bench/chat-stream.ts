@@ -1,10 +1,11 @@
 // The chat stream, one listener: server overhead per streamed chunk (provider write → SSE bytes
 // at the listener), server CPU per chunk at zero provider latency, time-to-first-token overhead,
 // and a reconnect replaying 500 events. PGlite, and PostgreSQL when it answers.
+
+import { createBenchDatabase } from './lib/bench-database.ts'
 import {
   type ChatServer,
   cpuSeconds,
-  createBenchDatabase,
   milliseconds,
   openListener,
   percentile,
@@ -184,7 +185,7 @@ export async function benchChatStream(options: BenchOptions = fullRun): Promise<
   } finally {
     await pglite.stop()
   }
-  const database = options.quick ? undefined : await createBenchDatabase()
+  const database = options.quick ? undefined : await createBenchDatabase('chat')
   if (database) {
     const postgres = await startChatServer({ port: 3922, databaseUrl: database.url })
     try {

@@ -15,7 +15,7 @@ import {
   createLocalDriver,
   type LocalDevbox,
 } from '../packages/devbox/src/drivers/local/local-driver.ts'
-import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-test-support.ts'
+import { templatesDir, testCacheDir } from '../packages/devbox/src/testing/devbox-support.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const provisions = 6

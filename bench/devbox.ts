@@ -1,23 +1,19 @@
 // Dev boxes: create → editor-ready (warm pool), create → first preview HTML and entry module
 // through the proxy, cold provisioning, HMR latency through the proxy, deploy, proxy overhead.
 
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { openWebSocket } from '../apps/server/src/testing/raw-websocket.ts'
-import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
 import { startBareProxy } from './lib/bare-proxy.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
-  createAndWait,
   get,
   medianColdProvisioning,
   previewCookie,
   signUp,
-  startBenchServer,
   waitForPool,
+  withBenchServer,
 } from './lib/product-server.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { milliseconds, p50AndP95, quantile } from './lib/stats.ts'
+import { createFromWarmPool } from './lib/warm-creations.ts'
 
 export async function benchDevbox(options: BenchOptions = fullRun): Promise<BenchResult> {
   const creations = options.quick ? 10 : Number(process.env.BENCH_CREATIONS ?? 20)
@@ -25,29 +21,23 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
   const hmrRounds = options.quick ? 20 : 30
   const figures: Record<string, string> = {}
   const metrics: Metric[] = []
-  const warmDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-devbox-'))
-  const warm = await startBenchServer(warmDir, 1)
-  try {
+  await withBenchServer('devbox', 1, async (warm) => {
     const token = await signUp(warm, 'warm@example.com')
-    const readyTimes: number[] = []
     const previewTimes: number[] = []
-    let kept: Awaited<ReturnType<typeof createAndWait>> | undefined
-    for (let index = 0; index < creations; index++) {
-      await waitForPool(warm)
-      const created = await createAndWait(warm, token)
-      readyTimes.push(created.readyMs)
-      const cookie = await previewCookie(warm, token, created.previewUrl, created.previewHost)
-      const html = await get(warm.port, created.previewHost, '/', { cookie, accept: 'text/html' })
-      const entry = await get(warm.port, created.previewHost, '/src/main.tsx', { cookie })
-      if (html.status !== 200 || entry.status !== 200) throw new Error('preview did not answer')
-      previewTimes.push(performance.now() - created.started)
-      if (index === creations - 1) kept = created
-      else await warm.call(`/api/applications/${created.id}`, { method: 'DELETE', token })
-    }
-    figures[`create → editor-ready, warm pool (p50 / p95, n=${creations})`] =
-      `${milliseconds(quantile(readyTimes, 0.5))} / ${milliseconds(quantile(readyTimes, 0.95))}`
-    figures['create → preview HTML + entry module via proxy (p50 / p95)'] =
-      `${milliseconds(quantile(previewTimes, 0.5))} / ${milliseconds(quantile(previewTimes, 0.95))}`
+    const { readyTimes, kept } = await createFromWarmPool(
+      warm,
+      token,
+      creations,
+      async (created) => {
+        const cookie = await previewCookie(warm, token, created.previewUrl, created.previewHost)
+        const html = await get(warm.port, created.previewHost, '/', { cookie, accept: 'text/html' })
+        const entry = await get(warm.port, created.previewHost, '/src/main.tsx', { cookie })
+        if (html.status !== 200 || entry.status !== 200) throw new Error('preview did not answer')
+        previewTimes.push(performance.now() - created.started)
+      },
+    )
+    figures[`create → editor-ready, warm pool (p50 / p95, n=${creations})`] = p50AndP95(readyTimes)
+    figures['create → preview HTML + entry module via proxy (p50 / p95)'] = p50AndP95(previewTimes)
     metrics.push(
       metric(
         'create → editor-ready, warm pool, p95',
@@ -65,7 +55,6 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
       ),
     )
 
-    if (!kept) throw new Error('no application kept')
     // The figures below are of a settled machine: the pool's replacement of the last claimed box
     // (provisioned refillDelayMs after the claim) is ready before they start.
     await waitForPool(warm)
@@ -159,10 +148,7 @@ export async function benchDevbox(options: BenchOptions = fullRun): Promise<Benc
       if (deployed.status !== 200) throw new Error(`deploy failed: ${await deployed.text()}`)
       figures['deploy of the starter template'] = milliseconds(performance.now() - deployStarted)
     }
-  } finally {
-    await warm.server.stop()
-    await removeWithMounts(warmDir)
-  }
+  })
 
   const coldProvisioning = await medianColdProvisioning()
   figures['cold provisioning, empty pool, warm npm cache (median of 3)'] =

@@ -7,11 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import {
-  browserErrorEvent,
-  sdkEnvelope,
-} from '../apps/server/src/error-monitoring/test-envelopes.ts'
-import { residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
+import { browserErrorEvent, sdkEnvelope } from '../apps/server/src/testing/sentry-envelopes.ts'
+import { residentMemoryMiB, startSproutProcess } from './lib/server-process.ts'
 import { quantile } from './lib/stats.ts'
 
 // Many browsers each sending one envelope: what is in flight at once (the writer batches them).
@@ -101,17 +98,10 @@ async function probeVisibility(target: Target, until: number): Promise<number[]>
 }
 
 async function measure(label: string, environment: Record<string, string>, port: number) {
-  const server = await startServerProcess({
-    entry: 'apps/server/src/main.ts',
-    environment: {
-      ...environment,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DEVBOX_POOL_TARGET: '0',
-      ERRORS_RATE_LIMIT: '1000000000/60',
-    },
-    port,
+  const server = await startSproutProcess(port, {
+    ...environment,
+    DEVBOX_POOL_TARGET: '0',
+    ERRORS_RATE_LIMIT: '1000000000/60',
   })
   try {
     const target = await prepare(`http://127.0.0.1:${port}`)
@@ -161,17 +151,7 @@ async function measure(label: string, environment: Record<string, string>, port:
 
 /** A flood past the default limit (3000/60 per app): 429s, and the server's memory meanwhile. */
 async function flood(environment: Record<string, string>, port: number) {
-  const server = await startServerProcess({
-    entry: 'apps/server/src/main.ts',
-    environment: {
-      ...environment,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DEVBOX_POOL_TARGET: '0',
-    },
-    port,
-  })
+  const server = await startSproutProcess(port, { ...environment, DEVBOX_POOL_TARGET: '0' })
   try {
     const target = await prepare(`http://127.0.0.1:${port}`)
     const next = envelopeFactory(target.dsn)

@@ -5,7 +5,11 @@ import {
   seedApplication,
   seedConversations,
 } from '../apps/server/src/evaluations/seed-conversations.ts'
-import { createTestApp, type TestApp, type TestUser } from '../apps/server/src/testing/test-app.ts'
+import {
+  createTestApp,
+  type TestApp,
+  type TestUser,
+} from '../apps/server/src/testing/app-harness.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`

@@ -7,26 +7,21 @@ import os from 'node:os'
 import path from 'node:path'
 import { requestDevServer } from '../packages/devbox/src/dev-server-request.ts'
 import type { Devbox } from '../packages/devbox/src/devbox-driver.ts'
-import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
-import { findFreePort } from '../packages/devbox/src/drivers/local/free-port.ts'
+import { findFreePort } from '../packages/devbox/src/drivers/local/processes/free-port.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import {
   type BenchServer,
-  createAndWait,
   get,
   medianColdProvisioning,
   previewCookie,
   signUp,
-  startBenchServer,
-  waitForPool,
+  withBenchServer,
 } from './lib/product-server.ts'
 import { residentMemoryMiB } from './lib/server-process.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { milliseconds, p50AndP95, quantile } from './lib/stats.ts'
+import { createFromWarmPool } from './lib/warm-creations.ts'
 
 const edits = 20
-
-const p50p95 = (values: number[]) =>
-  `${milliseconds(quantile(values, 0.5))} / ${milliseconds(quantile(values, 0.95))}`
 
 /** Asks the preview for /api/health until it answers 200; returns when it did. */
 async function apiAnswered(bench: BenchServer, host: string, cookie: string, marker = '"ok"') {
@@ -71,33 +66,30 @@ export async function benchFullstackStarter(options: BenchOptions = fullRun): Pr
   const creations = options.quick ? 8 : Number(process.env.BENCH_CREATIONS ?? 10)
   const figures: Record<string, string> = {}
   const metrics: Metric[] = []
-  const warmDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-starter-'))
-  const warm = await startBenchServer(warmDir, 1)
-  try {
+  await withBenchServer('starter', 1, async (warm) => {
     const token = await signUp(warm, 'starter@example.com')
-    const readyTimes: number[] = []
     const apiTimes: number[] = []
     const handOffTimes: number[] = []
     const firstApiTimes: number[] = []
-    let kept: Awaited<ReturnType<typeof createAndWait>> | undefined
-    for (let index = 0; index < creations; index++) {
-      await waitForPool(warm)
-      const created = await createAndWait(warm, token)
-      readyTimes.push(created.readyMs)
-      const handOffStarted = performance.now()
-      const cookie = await previewCookie(warm, token, created.previewUrl, created.previewHost)
-      const requested = performance.now()
-      const answered = await apiAnswered(warm, created.previewHost, cookie)
-      apiTimes.push(answered - created.started)
-      handOffTimes.push(requested - handOffStarted)
-      firstApiTimes.push(answered - requested)
-      if (index === creations - 1) kept = created
-      else await warm.call(`/api/applications/${created.id}`, { method: 'DELETE', token })
-    }
-    figures[`create → editor-ready, warm pool (p50 / p95, n=${creations})`] = p50p95(readyTimes)
-    figures['create → preview /api/health answered (p50 / p95)'] = p50p95(apiTimes)
-    figures['  of which the preview hand-off (token + cookie), p50 / p95'] = p50p95(handOffTimes)
-    figures['  of which /api/health through the proxy until 200, p50 / p95'] = p50p95(firstApiTimes)
+    const { readyTimes, kept } = await createFromWarmPool(
+      warm,
+      token,
+      creations,
+      async (created) => {
+        const handOffStarted = performance.now()
+        const cookie = await previewCookie(warm, token, created.previewUrl, created.previewHost)
+        const requested = performance.now()
+        const answered = await apiAnswered(warm, created.previewHost, cookie)
+        apiTimes.push(answered - created.started)
+        handOffTimes.push(requested - handOffStarted)
+        firstApiTimes.push(answered - requested)
+      },
+    )
+    figures[`create → editor-ready, warm pool (p50 / p95, n=${creations})`] = p50AndP95(readyTimes)
+    figures['create → preview /api/health answered (p50 / p95)'] = p50AndP95(apiTimes)
+    figures['  of which the preview hand-off (token + cookie), p50 / p95'] = p50AndP95(handOffTimes)
+    figures['  of which /api/health through the proxy until 200, p50 / p95'] =
+      p50AndP95(firstApiTimes)
     metrics.push(
       metric(
         'create → preview /api/health answered, p95',
@@ -107,9 +99,8 @@ export async function benchFullstackStarter(options: BenchOptions = fullRun): Pr
         `n=${creations}`,
       ),
     )
-    if (options.quick) return { figures, metrics }
+    if (options.quick) return
 
-    if (!kept) throw new Error('no application kept')
     const box = warm.server.devboxes.box(kept.id)
     if (!box) throw new Error('the kept application has no box')
     const cookie = await previewCookie(warm, token, kept.previewUrl, kept.previewHost)
@@ -132,14 +123,12 @@ export async function benchFullstackStarter(options: BenchOptions = fullRun): Pr
       }
     }
     figures[`server file written → next /api request sees it (p50 / p95, n=${edits})`] =
-      `${p50p95(seenTimes)} (the first request saw it ${firstRequestSawIt} of ${edits} times)`
+      `${p50AndP95(seenTimes)} (the first request saw it ${firstRequestSawIt} of ${edits} times)`
     await box.files.write('server/app.ts', source)
     figures['production server of the starter (node dist/server/index.js), idle RSS'] =
       `${(await productionServerRss(box)).toFixed(0)} MiB`
-  } finally {
-    await warm.server.stop()
-    await removeWithMounts(warmDir)
-  }
+  })
+  if (options.quick) return { figures, metrics }
 
   figures['cold provisioning, empty pool, warm npm cache (median of 3)'] = milliseconds(
     await medianColdProvisioning(),

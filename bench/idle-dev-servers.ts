@@ -6,9 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { apiCaller } from './lib/api-caller.ts'
 import { get as getThrough } from './lib/product-server.ts'
 import { startServerProcess } from './lib/server-process.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { milliseconds, p50AndP95, quantile } from './lib/stats.ts'
 
 const port = 3904
 const applicationsCount = Number(process.env.BENCH_APPS ?? 100)
@@ -17,13 +18,7 @@ const poolTarget = 2
 /** 6 s, so the bench does not wait ten minutes; the sweep then runs every 1.5 s. */
 const idleMinutes = 0.1
 
-async function call(pathname: string, init: RequestInit & { token?: string } = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('origin', `http://localhost:${port}`)
-  if (init.body) headers.set('content-type', 'application/json')
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`)
-  return fetch(`http://127.0.0.1:${port}${pathname}`, { ...init, headers })
-}
+const call = apiCaller(port)
 
 /** GET on 127.0.0.1 with the preview's Host header (*.localhost may not resolve here). */
 const get = (host: string, pathname: string, headers: Record<string, string> = {}) =>
@@ -209,7 +204,7 @@ export async function benchIdleDevServers(): Promise<Record<string, string>> {
       [`create ${applicationsCount} apps through the API, each to editor-ready`]:
         milliseconds(creationMs),
       ...idle,
-      [`resume of an idle dev server → preview page served, p50 / p95 (n = ${times.length})`]: `${milliseconds(quantile(times, 0.5))} / ${milliseconds(quantile(times, 0.95))} (max ${milliseconds(Math.max(...times))}; ${startingPages} 'Starting preview…' pages)`,
+      [`resume of an idle dev server → preview page served, p50 / p95 (n = ${times.length})`]: `${p50AndP95(times)} (max ${milliseconds(Math.max(...times))}; ${startingPages} 'Starting preview…' pages)`,
       ...resumed,
     }
   } finally {

@@ -3,12 +3,12 @@
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/sandbox/box-disk.ts'
+import { createBenchDatabase } from './lib/bench-database.ts'
 import { type LoadResult, load } from './lib/load.ts'
 import { type BenchOptions, type BenchResult, fullRun, type Metric, metric } from './lib/metrics.ts'
 import { processCpuMs } from './lib/process-cpu.ts'
-import { type ServerProcess, startServerProcess } from './lib/server-process.ts'
+import { type ServerProcess, startServerProcess, startSproutProcess } from './lib/server-process.ts'
 import { quantile } from './lib/stats.ts'
 
 const connections = 50
@@ -74,17 +74,7 @@ async function startSprout(
   environment: Record<string, string>,
   port: number,
 ): Promise<Target> {
-  const server = await startServerProcess({
-    entry: 'apps/server/src/main.ts',
-    environment: {
-      ...environment,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DEVBOX_POOL_TARGET: poolTarget,
-    },
-    port,
-  })
+  const server = await startSproutProcess(port, { ...environment, DEVBOX_POOL_TARGET: poolTarget })
   const base = `http://127.0.0.1:${port}`
   let token: string
   try {
@@ -102,33 +92,6 @@ async function startSprout(
     results: [],
     cpuMs: 0,
     requests: 0,
-  }
-}
-
-/** A fresh PostgreSQL database, or undefined (with a warning) when none answers. */
-async function postgresDatabase() {
-  const postgresBase =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/test'
-  const admin = new pg.Client({ connectionString: postgresBase })
-  const database = `sprout_bench_${Date.now()}`
-  try {
-    await admin.connect()
-    await admin.query(`create database ${database}`)
-  } catch (error) {
-    console.warn(`PostgreSQL not measured: ${(error as Error).message}`)
-    await admin.end().catch(() => undefined)
-    return undefined
-  }
-  const url = new URL(postgresBase)
-  url.pathname = `/${database}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined)
-      await admin.end().catch(() => undefined)
-    },
   }
 }
 
@@ -170,7 +133,7 @@ export async function benchOrganizationsThroughput(
   const seconds = options.quick ? quickSeconds : fullSeconds
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-orgs-'))
   const targets: Target[] = []
-  const postgres = await postgresDatabase()
+  const postgres = await createBenchDatabase()
   try {
     targets.push({
       label: 'bare node:http',
@@ -197,7 +160,7 @@ export async function benchOrganizationsThroughput(
     await measureInRounds(targets, seconds)
   } finally {
     for (const target of targets) await target.server.stop()
-    await postgres?.drop()
+    await postgres?.drop().catch(() => undefined)
     await removeWithMounts(dataDir)
   }
   return report(targets, seconds)

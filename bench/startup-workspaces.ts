@@ -7,18 +7,13 @@ import path from 'node:path'
 import { openDatabase } from '../packages/db/src/database.ts'
 import { applications } from '../packages/db/src/schema/applications.ts'
 import { devboxes } from '../packages/db/src/schema/devboxes.ts'
+import { apiCaller } from './lib/api-caller.ts'
 import { startServerProcess } from './lib/server-process.ts'
 
 const port = 3902
 const workspacesCount = 30
 
-async function call(pathname: string, init: RequestInit & { token?: string } = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('origin', `http://localhost:${port}`)
-  if (init.body) headers.set('content-type', 'application/json')
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`)
-  return fetch(`http://127.0.0.1:${port}${pathname}`, { ...init, headers })
-}
+const call = apiCaller(port)
 
 async function waitUntilEditorReady(id: string, token: string): Promise<number> {
   const started = performance.now()

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { prepareClusterFromCache } from '../packages/db/src/pglite-cluster.ts'
-import { removeWithMounts } from '../packages/devbox/src/drivers/local/box-disk.ts'
+import { removeWithMounts } from '../packages/devbox/src/drivers/local/sandbox/box-disk.ts'
 import { type BenchOptions, type BenchResult, fullRun, metric } from './lib/metrics.ts'
 import { npmStartNodeFlags, residentMemoryMiB, startServerProcess } from './lib/server-process.ts'
 

@@ -10,13 +10,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { createDeployId } from '@sprout/devbox/deploy-id.ts'
 import { build } from 'vite'
+import { proxyHttp } from '../apps/server/src/devboxes/preview-host/proxy.ts'
+import { reporterBundle } from '../apps/server/src/error-monitoring/reporter/reporter-bundle.ts'
+import { reporterScriptTag } from '../apps/server/src/error-monitoring/reporter/service.ts'
 import {
   createSymbolicator,
   type StackFrame,
-} from '../apps/server/src/devboxes/deploys/symbolicate.ts'
-import { proxyHttp } from '../apps/server/src/devboxes/preview-host/proxy.ts'
-import { reporterScriptTag } from '../apps/server/src/devboxes/reporter/inject-reporter.ts'
-import { reporterBundle } from '../apps/server/src/devboxes/reporter/reporter-bundle.ts'
+} from '../apps/server/src/error-monitoring/symbolicate.ts'
 import { quantile } from './lib/stats.ts'
 
 const starter = path.resolve(import.meta.dirname, '../templates/fullstack')

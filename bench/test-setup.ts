@@ -2,7 +2,7 @@
 // organization, an application whose dev box is ready, close), idle and with one core kept busy
 // by another process, as CI on a loaded machine sees it.
 import { spawn } from 'node:child_process'
-import { createTestApp, waitForEditorReady } from '../apps/server/src/testing/test-app.ts'
+import { createTestApp, waitForEditorReady } from '../apps/server/src/testing/app-harness.ts'
 
 type Timings = Record<'app' | 'user' | 'organization' | 'application' | 'close', number>
 

@@ -2,36 +2,16 @@
 // go"): the dev server restarts with the app's secrets; timed from the POST to the first answer
 // through the preview proxy that carries the new value.
 import { createHash } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import {
-  createAndWait,
-  get,
-  previewCookie,
-  signUp,
-  startBenchServer,
-} from './lib/product-server.ts'
-import { milliseconds, quantile } from './lib/stats.ts'
+import { vaultCheckRoute } from '../apps/server/src/testing/vault-check-route.ts'
+import { createAndWait, get, previewCookie, signUp, withBenchServer } from './lib/product-server.ts'
+import { milliseconds, p50AndP95 } from './lib/stats.ts'
 
-const checkRoute = `import { createHash } from 'node:crypto'
-import { Hono } from 'hono'
-
-export const app = new Hono().basePath('/api')
-app.get('/health', (c) => c.json({ ok: true }))
-app.get('/vault-check', (c) => {
-  const value = process.env.BENCH_KEY
-  return c.json({ hash: value ? createHash('sha256').update(value).digest('hex') : null })
-})
-export default app
-`
+const checkRoute = vaultCheckRoute('BENCH_KEY')
 
 const rounds = 20
 
 export async function benchVaultPreview(): Promise<Record<string, string>> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-vault-'))
-  const bench = await startBenchServer(dataDir, 0)
-  try {
+  return withBenchServer('vault', 0, async (bench) => {
     const token = await signUp(bench, `vault-${Date.now()}@example.com`)
     const application = await createAndWait(bench, token)
     const cookie = await previewCookie(
@@ -73,10 +53,7 @@ export async function benchVaultPreview(): Promise<Record<string, string>> {
       times.push(performance.now() - started)
     }
     return {
-      [`vault set → preview /api sees the value, p50 / p95 (n = ${rounds})`]: `${milliseconds(quantile(times, 0.5))} / ${milliseconds(quantile(times, 0.95))} (max ${milliseconds(Math.max(...times))})`,
+      [`vault set → preview /api sees the value, p50 / p95 (n = ${rounds})`]: `${p50AndP95(times)} (max ${milliseconds(Math.max(...times))})`,
     }
-  } finally {
-    await bench.server.stop()
-    await rm(dataDir, { recursive: true, force: true })
-  }
+  })
 }

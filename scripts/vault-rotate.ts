@@ -6,7 +6,8 @@ import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { ConfigError, parseConfig } from '../apps/server/src/config/config.ts'
 import { resealIntegrationSecrets } from '../apps/server/src/integrations/reseal.ts'
-import { loadVaultKeyring, reencryptSecrets } from '../apps/server/src/vault/service.ts'
+import { loadVaultKeyring } from '../apps/server/src/sealing/master-keys.ts'
+import { reencryptSecrets } from '../apps/server/src/vault/service.ts'
 
 const flags = new Set(process.argv.slice(2))
 

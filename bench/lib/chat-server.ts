@@ -5,10 +5,9 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { removeWithMounts } from '../../packages/devbox/src/drivers/local/box-disk.ts'
+import { removeWithMounts } from '../../packages/devbox/src/drivers/local/sandbox/box-disk.ts'
 import { type PacedAnthropic, startPacedAnthropic } from './paced-anthropic.ts'
-import { residentMemoryMiB, startServerProcess } from './server-process.ts'
+import { residentMemoryMiB, startSproutProcess } from './server-process.ts'
 
 export type ChatServer = {
   base: string
@@ -44,41 +43,6 @@ export function percentile(values: number[], fraction: number): number {
 export const milliseconds = (value: number) =>
   value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(1)} ms`
 
-/**
- * A PostgreSQL database of its own when BENCH_DATABASE_URL, TEST_DATABASE_URL or the local test
- * server answers.
- */
-export async function createBenchDatabase(): Promise<
-  { url: string; drop: () => Promise<void> } | undefined
-> {
-  const base =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/test'
-  const name = `sprout_bench_chat_${Date.now()}`
-  const admin = new pg.Client({ connectionString: base })
-  try {
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-  } catch (error) {
-    console.warn(`PostgreSQL not measured: ${(error as Error).message}`)
-    await admin.end().catch(() => undefined)
-    return undefined
-  }
-  await admin.end()
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base })
-      await client.connect()
-      await client.query(`drop database if exists ${name} with (force)`)
-      await client.end()
-    },
-  }
-}
-
 export async function startChatServer(options: {
   port: number
   databaseUrl?: string
@@ -86,22 +50,15 @@ export async function startChatServer(options: {
   const provider = await startPacedAnthropic()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-bench-chat-'))
   const publicUrl = `http://localhost:${options.port}`
-  const server = await startServerProcess({
-    entry: 'apps/server/src/main.ts',
-    environment: {
-      DATA_DIR: dataDir,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: publicUrl,
-      ANTHROPIC_API_KEY: 'bench',
-      ANTHROPIC_BASE_URL: provider.baseUrl,
-      DEVBOX_POOL_TARGET: '0',
-      // The test suite's installed template, so no network is needed.
-      DEVBOX_CACHE_DIR: path.join(os.tmpdir(), 'sprout-devbox-test-cache'),
-      AUTH_RATE_LIMIT: '1000/60',
-      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-    },
-    port: options.port,
+  const server = await startSproutProcess(options.port, {
+    DATA_DIR: dataDir,
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: provider.baseUrl,
+    DEVBOX_POOL_TARGET: '0',
+    // The test suite's installed template, so no network is needed.
+    DEVBOX_CACHE_DIR: path.join(os.tmpdir(), 'sprout-devbox-test-cache'),
+    AUTH_RATE_LIMIT: '1000/60',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   })
   const base = `http://127.0.0.1:${options.port}`
   const api = async <T>(pathname: string, init: RequestInit = {}, bearer?: string): Promise<T> => {

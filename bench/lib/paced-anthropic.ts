@@ -1,7 +1,7 @@
 // A minimal Anthropic Messages API that streams one text block of timestamped deltas, paced as
 // asked: the figures of the chat benchmarks measure Sprout, not a provider.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { listenOnLoopback } from '../../packages/agent/src/testing/listen-on-loopback.ts'
 
 export type StreamPlan = {
   deltas: number
@@ -24,7 +24,6 @@ export const stampPattern = /⟨(\d+\.\d+)⟩/g
 export async function startPacedAnthropic(): Promise<PacedAnthropic> {
   const plans: StreamPlan[] = []
   const timings: PacedAnthropic['timings'] = []
-  const sockets = new Set<Socket>()
 
   const write = (response: ServerResponse, event: string, data: unknown): Promise<void> => {
     const ok = response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
@@ -87,23 +86,13 @@ export async function startPacedAnthropic(): Promise<PacedAnthropic> {
     response.end()
   }
 
-  const server = createServer((request, response) => {
+  const server = await listenOnLoopback((request, response) => {
     handle(request, response).catch(() => response.destroy())
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${server.port}/v1`,
     plan: (...more) => plans.push(...more),
     timings,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
+    close: server.close,
   }
 }

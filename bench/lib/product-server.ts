@@ -6,10 +6,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseConfig } from '../../apps/server/src/config/config.ts'
 import { startServer } from '../../apps/server/src/start-server.ts'
+import { readRawResponse } from '../../apps/server/src/testing/app-harness.ts'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
-import { removeWithMounts } from '../../packages/devbox/src/drivers/local/box-disk.ts'
-import { findFreePort } from '../../packages/devbox/src/drivers/local/free-port.ts'
+import { findFreePort } from '../../packages/devbox/src/drivers/local/processes/free-port.ts'
+import { removeWithMounts } from '../../packages/devbox/src/drivers/local/sandbox/box-disk.ts'
+import { apiCaller } from './api-caller.ts'
 import { quantile } from './stats.ts'
 
 const agent = new http.Agent({ keepAlive: true })
@@ -31,17 +33,14 @@ export function get(
         agent: typeof port === 'number' ? agent : socketAgent,
         headers: { ...headers, host },
       },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
+      (response) =>
+        resolve(
+          readRawResponse(response).then(({ status, body }) => ({
+            status,
+            body,
             setCookie: response.headers['set-cookie'] ?? [],
-          }),
-        )
-      },
+          })),
+        ),
     )
     request.on('error', reject)
     request.end()
@@ -60,18 +59,26 @@ export async function startBenchServer(dataDir: string, poolTarget: number) {
     AUTH_RATE_LIMIT: '1000/60',
   })
   const server = await startServer(config, { serveWeb: false })
-  const base = `http://127.0.0.1:${port}`
-  const call = async (pathname: string, init: RequestInit & { token?: string } = {}) => {
-    const headers = new Headers(init.headers)
-    headers.set('origin', config.publicUrl)
-    if (init.body) headers.set('content-type', 'application/json')
-    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
-    return fetch(`${base}${pathname}`, { ...init, headers })
-  }
-  return { server, port, call }
+  return { server, port, call: apiCaller(port, config.publicUrl) }
 }
 
 export type BenchServer = Awaited<ReturnType<typeof startBenchServer>>
+
+/** A server on a fresh `sprout-bench-<name>-` data folder for `run`; stopped and removed after. */
+export async function withBenchServer<Result>(
+  name: string,
+  poolTarget: number,
+  run: (bench: BenchServer) => Promise<Result>,
+): Promise<Result> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `sprout-bench-${name}-`))
+  const bench = await startBenchServer(dataDir, poolTarget)
+  try {
+    return await run(bench)
+  } finally {
+    await bench.server.stop()
+    await removeWithMounts(dataDir)
+  }
+}
 
 export async function signUp(bench: BenchServer, email: string) {
   const response = await bench.call('/api/auth/sign-up/email', {

@@ -52,6 +52,20 @@ export async function startServerProcess(options: {
   }
 }
 
+/** Sprout's server (apps/server/src/main.ts) on 127.0.0.1:{port}, PUBLIC_URL http://localhost:{port}. */
+export function startSproutProcess(port: number, environment: Record<string, string>) {
+  return startServerProcess({
+    entry: 'apps/server/src/main.ts',
+    environment: {
+      ...environment,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${port}`,
+    },
+    port,
+  })
+}
+
 /** The Node flags `npm start` runs scripts/start.ts with (package.json's `start` script). */
 export function npmStartNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {

@@ -7,3 +7,7 @@ export function quantile(values: number[], q: number): number {
 }
 
 export const milliseconds = (value: number) => `${Math.round(value)} ms`
+
+/** `p50 / p95` in milliseconds, as the figures print them. */
+export const p50AndP95 = (values: number[]) =>
+  `${milliseconds(quantile(values, 0.5))} / ${milliseconds(quantile(values, 0.95))}`

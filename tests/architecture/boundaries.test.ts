@@ -1,30 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { importsOf, isTestCode, root, sourceFiles } from './source-graph.ts'
 
 // The house's boundaries (docs/architecture/overview.md "Boundaries"): web features do not
 // import each other (screens compose them), and server areas reach each other only through
-// their public files.
-
-const root = path.resolve(import.meta.dirname, '../..')
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(folder, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(relative)
-    return /\.tsx?$/.test(entry.name) ? [relative] : []
-  })
-}
-
-/** Relative imports of a file, resolved to paths from the repository's root. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(root, file), 'utf8')
-  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)]
-  return specifiers.map((match) => path.join(path.dirname(file), match[1] as string))
-}
-
-/** Test files and test helpers may reach anything. */
-const isTestCode = (file: string) => /(\.test\.|test-|testing\/)/.test(file)
+// their public files. The layers between areas: layers.test.ts.
 
 describe('web features', () => {
   const features = 'apps/web/src/features'
@@ -53,7 +34,7 @@ describe('web features', () => {
 describe('server areas', () => {
   const server = 'apps/server/src'
   // The platform every area builds on.
-  const sharedAreas = new Set(['config', 'errors', 'http', 'stream', 'auth'])
+  const sharedAreas = new Set(['config', 'http', 'stream', 'auth', 'sealing'])
   // What an area offers the others: its service, its routes for app.ts, middleware, its runtime.
   const isPublicFile = (file: string) =>
     /\/(service|routes|require-[\w-]+|[\w-]+-runtime)\.ts$/.test(file)

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import type { FullConfig } from '@playwright/test'
-import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
+import { unmountUnder } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import { adminUser } from './support/users.ts'
 
 /**

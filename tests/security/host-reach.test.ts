@@ -8,7 +8,7 @@ import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { silentLogger } from '@sprout/devbox/logger.ts'
 import { createFullStackFixtureTemplates } from '@sprout/devbox/testing/app-server-fixture.ts'
-import { createFakeTemplates } from '@sprout/devbox/testing/devbox-test-support.ts'
+import { createFakeTemplates } from '@sprout/devbox/testing/devbox-support.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type HostProbeResult,

@@ -1,19 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
-import { defaultBoxUid } from '@sprout/devbox/drivers/local/sandbox.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  confinedSuite,
-  createTestDriver,
-  fullConfinementMissing,
-  runToolCalls,
-  shell,
-} from './support.ts'
+import { defaultBoxUid } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeConfined, runToolCalls, setUpTestDriver, shell } from './support.ts'
 
 /** Who app code is inside a box: an unprivileged uid with no capabilities that owns its workspace. */
-describe.skipIf(fullConfinementMissing)(confinedSuite('identity of a dev box'), () => {
-  let setup: Awaited<ReturnType<typeof createTestDriver>>
+describeConfined('identity of a dev box', () => {
   let box: Devbox
   let serverFolder: string
 
@@ -21,12 +14,10 @@ describe.skipIf(fullConfinementMissing)(confinedSuite('identity of a dev box'), 
     // A file of the server user outside every hidden folder: only permissions protect it.
     serverFolder = await mkdtemp('/var/tmp/sprout-server-file-')
     await writeFile(path.join(serverFolder, 'server-only.txt'), 'server secret', { mode: 0o600 })
-    setup = await createTestDriver()
-    box = await setup.driver.provision('vite-react')
-  }, 60_000)
-  afterAll(async () => {
-    await setup?.close()
-    await rm(serverFolder, { recursive: true, force: true })
+  })
+  afterAll(() => rm(serverFolder, { recursive: true, force: true }))
+  setUpTestDriver({}, async (driver) => {
+    box = await driver.provision('vite-react')
   })
 
   it('runs as an unprivileged uid with no capabilities and no_new_privs', async () => {

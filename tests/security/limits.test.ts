@@ -1,34 +1,24 @@
 import { readFileSync } from 'node:fs'
 import { devServerAnswers } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  confinedSuite,
-  createTestDriver,
-  fullConfinementMissing,
-  runToolCalls,
-  shell,
-} from './support.ts'
+import { expect, it } from 'vitest'
+import { describeConfined, runToolCalls, setUpTestDriver, shell } from './support.ts'
 
 /**
  * Per-box limits, each proved with a bounded command: the offender is stopped by its own limit
  * while the other box and its dev server keep answering.
  */
-describe.skipIf(fullConfinementMissing)(confinedSuite('limits of a dev box'), () => {
-  let setup: Awaited<ReturnType<typeof createTestDriver>>
+describeConfined('limits of a dev box', () => {
   let box: Devbox
   let neighbour: Devbox
 
-  beforeAll(async () => {
-    setup = await createTestDriver({
-      limits: { pids: 64, memoryMb: 128, cpus: 0.2, diskMb: 40 },
-    })
-    box = await setup.driver.provision('vite-react', { id: 'offender' })
-    neighbour = await setup.driver.provision('vite-react', { id: 'neighbour' })
-  }, 60_000)
-  afterAll(async () => {
-    await setup?.close()
-  })
+  setUpTestDriver(
+    { limits: { pids: 64, memoryMb: 128, cpus: 0.2, diskMb: 40 } },
+    async (driver) => {
+      box = await driver.provision('vite-react', { id: 'offender' })
+      neighbour = await driver.provision('vite-react', { id: 'neighbour' })
+    },
+  )
 
   const neighbourAnswers = () => devServerAnswers(neighbour.devServer.target())
 

@@ -12,12 +12,13 @@ import {
   type LocalDriver,
   type LocalDriverOptions,
 } from '@sprout/devbox/drivers/local/local-driver.ts'
-import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox.ts'
+import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
 import {
   createFakeTemplates,
   hasBubblewrap,
   testCacheDir,
-} from '@sprout/devbox/testing/devbox-test-support.ts'
+} from '@sprout/devbox/testing/devbox-support.ts'
+import { afterAll, beforeAll, describe } from 'vitest'
 
 const isRoot = process.getuid?.() === 0
 const hasTool = (name: string) => {
@@ -62,6 +63,29 @@ export async function createTestDriver(options: Partial<LocalDriverOptions> = {}
       await rm(baseDirectory, { recursive: true, force: true })
     },
   }
+}
+
+/** A suite on confined boxes, skipped (saying why) where the machine cannot confine them. */
+export function describeConfined(title: string, tests: () => void): void {
+  describe.skipIf(fullConfinementMissing)(confinedSuite(title), tests)
+}
+
+/**
+ * In a suite: a test driver with `options`, made before its tests (then `provision` makes the
+ * suite's boxes on it) and removed with its boxes after them.
+ */
+export function setUpTestDriver(
+  options: Partial<LocalDriverOptions>,
+  provision: (driver: LocalDriver) => Promise<void>,
+): void {
+  let setup: Awaited<ReturnType<typeof createTestDriver>> | undefined
+  beforeAll(async () => {
+    setup = await createTestDriver(options)
+    await provision(setup.driver)
+  }, 60_000)
+  afterAll(async () => {
+    await setup?.close()
+  })
 }
 
 export type { ToolCall }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { allowedAuthEndpoints } from './auth/auth-endpoints.ts'
+import { createTestApp, type TestApp, waitForEditorReady } from './testing/app-harness.ts'
 import {
   type MatrixFixture,
   type MatrixRequest,
@@ -8,7 +9,6 @@ import {
   roles,
   routeMatrix,
 } from './testing/route-matrix.ts'
-import { createTestApp, type TestApp, waitForEditorReady } from './testing/test-app.ts'
 
 type AuthEndpoint = { path?: unknown; options?: { method?: string | string[] } }
 

@@ -5,14 +5,14 @@ import { pgliteDataDirIn } from '@sprout/db/pglite-cluster.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
-import { reporterBundle } from './devboxes/reporter/reporter-bundle.ts'
 import {
   checkLocalDevboxMachine,
   createLocalDevboxRuntime,
 } from './devboxes/runtime/create-local-runtime.ts'
+import { reporterBundle } from './error-monitoring/reporter/reporter-bundle.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
-import { loadVaultKeyring } from './vault/service.ts'
+import { loadVaultKeyring } from './sealing/master-keys.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
@@ -31,15 +31,15 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     throw error
   })
   await machineChecked
-  const devboxes = createLocalDevboxRuntime(config, database.db)
   const created = createApp({
     config,
     database,
     authSecret,
-    devboxes,
+    devboxes: (appProcesses) => createLocalDevboxRuntime(config, database.db, { appProcesses }),
     vaultKeyring,
     serveWeb: options.serveWeb,
   })
+  const { devboxes } = created
   // Key rotation (docs/product/vault.md "Master key"): values still under a key from VAULT_KEYS
   // move to VAULT_KEY at start; both keys stay readable, so other instances keep working.
   const reencrypted = await created.vault.reencrypt()

@@ -8,7 +8,7 @@ import type { UIMessageChunk } from 'ai'
 import type { z } from 'zod'
 
 /**
- * A classified chat error (docs/product/errors.md), sent instead of the SDK's bare `error` chunk.
+ * A classified chat error (docs/product/error-texts.md), sent instead of the SDK's bare `error` chunk.
  */
 export type DataErrorChunk = z.infer<typeof dataErrorChunkSchema>
 export type DataUsageChunk = z.infer<typeof dataUsageChunkSchema>

@@ -2,27 +2,15 @@ import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import type { ModelMessage } from 'ai'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { AgentChunk } from './agent-chunk.ts'
-import { runAgent } from './run-agent.ts'
 import { startFakeAnthropic } from './testing/fake-anthropic.ts'
 import type { FakeTurn } from './testing/fake-provider-script.ts'
-import type { FakeProviderServer } from './testing/fake-provider-server.ts'
-import { createTempFolderDevbox, type TempFolderDevbox } from './testing/temp-folder-devbox.ts'
+import { useAgentTestContext } from './testing/use-agent-context.ts'
 
 // docs/architecture/agent-loop.md "Parallel tool calls".
 
-let devbox: TempFolderDevbox
-let server: FakeProviderServer | undefined
-
-beforeEach(async () => {
-  devbox = await createTempFolderDevbox()
-})
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-  await devbox.remove()
-})
+const context = useAgentTestContext()
 
 /** A command that finishes once the test creates `name` in the workspace. */
 const waitFor = (name: string) => `until [ -e ${name} ]; do sleep 0.02; done; echo released`
@@ -35,16 +23,12 @@ async function run(
   onChunk: (chunk: AgentChunk, seen: AgentChunk[]) => void,
   abortSignal?: AbortSignal,
 ) {
-  server = await startFakeAnthropic(script)
+  const server = await context.startServer(startFakeAnthropic, script)
   const seen: AgentChunk[] = []
-  const result = await runAgent({
+  const result = await context.runAgent({
     model: createAnthropic({ apiKey: 'test-key', baseURL: server.baseUrl })('claude-sonnet-4-5'),
     modelId: 'claude-sonnet-4-5',
-    contextWindow: 200_000,
-    system: 'You build apps.',
     messages: [{ role: 'user', content: 'Go' }],
-    toolContext: { devbox },
-    maxRetries: 0,
     abortSignal,
     onChunk: (chunk) => {
       seen.push(chunk)
@@ -54,7 +38,7 @@ async function run(
   return { result, seen }
 }
 
-const release = (name: string) => writeFile(path.join(devbox.workspacePath, name), '')
+const release = (name: string) => writeFile(path.join(context.devbox.workspacePath, name), '')
 
 const outputs = (seen: AgentChunk[]) =>
   seen.flatMap((chunk) =>
@@ -102,7 +86,7 @@ describe('tool calls of one step', () => {
       ],
       () => {},
     )
-    expect(await devbox.files.read('a.txt')).toBe('second\n')
+    expect(await context.devbox.files.read('a.txt')).toBe('second\n')
     const cat = seen.find(
       (chunk) =>
         chunk.type === 'tool-output-available' &&

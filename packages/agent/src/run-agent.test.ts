@@ -4,13 +4,12 @@ import path from 'node:path'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { USER_INTERRUPTED_MARKER } from '@sprout/protocol/text/strip-markers.ts'
 import type { ModelMessage } from 'ai'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { type RunAgentOptions, runAgent } from './run-agent.ts'
+import { describe, expect, test } from 'vitest'
+import type { RunAgentOptions } from './run-agent.ts'
 import { collectChunks } from './testing/collect-chunks.ts'
 import { startFakeAnthropic } from './testing/fake-anthropic.ts'
 import type { FakeTurn } from './testing/fake-provider-script.ts'
-import type { FakeProviderServer } from './testing/fake-provider-server.ts'
-import { createTempFolderDevbox, type TempFolderDevbox } from './testing/temp-folder-devbox.ts'
+import { useAgentTestContext } from './testing/use-agent-context.ts'
 import { TOOL_OUTPUT_LIMIT } from './tools/tool-output.ts'
 
 type AnthropicRequest = {
@@ -19,32 +18,18 @@ type AnthropicRequest = {
   tools?: { name: string }[]
 }
 
-let devbox: TempFolderDevbox
-let server: FakeProviderServer | undefined
-
-beforeEach(async () => {
-  devbox = await createTempFolderDevbox()
-})
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-  await devbox.remove()
-})
+const context = useAgentTestContext()
 
 async function runAnthropic(script: FakeTurn[], overrides: Partial<RunAgentOptions> = {}) {
-  server = await startFakeAnthropic(script)
+  const server = await context.startServer(startFakeAnthropic, script)
   const log = collectChunks()
   const model = createAnthropic({ apiKey: 'test-key', baseURL: server.baseUrl })(
     'claude-sonnet-4-5',
   )
-  const result = await runAgent({
+  const result = await context.runAgent({
     model,
     modelId: 'claude-sonnet-4-5',
-    contextWindow: 200_000,
-    system: 'You build apps.',
     messages: [{ role: 'user', content: 'Make a page' }],
-    toolContext: { devbox },
-    maxRetries: 0,
     onChunk: log.onChunk,
     ...overrides,
   })
@@ -72,7 +57,7 @@ describe('the agent loop with Anthropic', () => {
       { blocks: [{ type: 'text', text: 'Your page is ready.' }] },
     ])
 
-    expect(await devbox.files.read('src/App.tsx')).toBe('export function App() {}\n')
+    expect(await context.devbox.files.read('src/App.tsx')).toBe('export function App() {}\n')
     expect(log.types().filter((type) => !type.endsWith('-delta') && type !== 'custom')).toEqual([
       'start',
       'start-step',
@@ -188,7 +173,7 @@ describe('the agent loop with Anthropic', () => {
       },
       { blocks: [{ type: 'text', text: 'That path is not allowed.' }] },
     ])
-    expect(existsSync(path.join(devbox.workspacePath, '..', 'escape'))).toBe(false)
+    expect(existsSync(path.join(context.devbox.workspacePath, '..', 'escape'))).toBe(false)
     const errorText = log.ofType('tool-output-error')[0]?.errorText ?? ''
     expect(errorText).toMatch(/^Path .*outside the workspace/)
     // No class names in what the user and the model read.

@@ -8,7 +8,7 @@ import {
   createFakeTemplates,
   hasBubblewrap,
   testCacheDir,
-} from '@sprout/devbox/testing/devbox-test-support.ts'
+} from '@sprout/devbox/testing/devbox-support.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runToolCalls as runScriptedToolCalls, type ToolCall } from './testing/run-tool-calls.ts'
 

@@ -8,7 +8,7 @@ import type { Devbox } from './devbox-driver.ts'
 import { createLocalDriver, type LocalDriver } from './drivers/local/local-driver.ts'
 import { silentLogger } from './logger.ts'
 import { resolveDeployFile } from './resolve-deploy-file.ts'
-import { createFakeTemplates, testCacheDir } from './testing/devbox-test-support.ts'
+import { createFakeTemplates, testCacheDir } from './testing/devbox-support.ts'
 
 let baseDirectory: string
 let deploysDir: string

@@ -4,16 +4,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { DevboxDriver } from './devbox-driver.ts'
-import { createLocalDriver, type LocalDriver } from './drivers/local/local-driver.ts'
+import type { LocalDriver } from './drivers/local/local-driver.ts'
 import { silentLogger } from './logger.ts'
 import { createDevboxPool, type DevboxPool } from './pool.ts'
 import { createJsonFilePoolPersistence } from './pool-persistence.ts'
 import {
   createFakeTemplates,
+  createTestDriver,
   devServerText,
-  testCacheDir,
   waitFor,
-} from './testing/devbox-test-support.ts'
+} from './testing/devbox-support.ts'
 
 let baseDirectory: string
 let templatesDir: string
@@ -37,12 +37,7 @@ afterAll(async () => {
 })
 
 function createDriver(): LocalDriver {
-  const driver = createLocalDriver({
-    rootDir,
-    templatesDir,
-    cacheDir: testCacheDir,
-    logger: silentLogger,
-  })
+  const driver = createTestDriver({ rootDir, templatesDir })
   drivers.push(driver)
   return driver
 }

@@ -1,17 +1,9 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
-export class AdminPage {
-  readonly page: Page
-  readonly tabs
-  readonly accessRestricted
-  readonly noPermission
-
-  constructor(page: Page) {
-    this.page = page
-    this.tabs = page.getByRole('navigation', { name: 'Admin sections' })
-    this.accessRestricted = page.getByRole('heading', { name: 'Access Restricted' })
-    this.noPermission = page.getByText("You don't have permission to access this page.")
-  }
+export class AdminPage extends PageObject {
+  readonly tabs = this.page.getByRole('navigation', { name: 'Admin sections' })
+  readonly accessRestricted = this.page.getByRole('heading', { name: 'Access Restricted' })
+  readonly noPermission = this.page.getByText("You don't have permission to access this page.")
 
   async goto(path: '/admin' | '/admin/evals' | '/admin/pool' = '/admin') {
     await this.page.goto(path)

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
 /** The chat of the builder (region 'Chat') or of an exploration (region 'Exploration chat'). */
 export class ChatPanel {
@@ -77,20 +78,11 @@ export class ChatPanel {
 }
 
 /** The builder's conversation list (docs/product/builder.md "Conversation list"). */
-export class ConversationList {
-  readonly page: Page
-  readonly aside
-  readonly newConversationButton
-  readonly items
-  readonly emptyText
-
-  constructor(page: Page) {
-    this.page = page
-    this.aside = page.getByRole('complementary', { name: 'Conversations' })
-    this.newConversationButton = this.aside.getByRole('button', { name: 'New Conversation' })
-    this.items = this.aside.getByRole('navigation').getByRole('button')
-    this.emptyText = this.aside.getByText('No conversations yet')
-  }
+export class ConversationList extends PageObject {
+  readonly aside = this.page.getByRole('complementary', { name: 'Conversations' })
+  readonly newConversationButton = this.aside.getByRole('button', { name: 'New Conversation' })
+  readonly items = this.aside.getByRole('navigation').getByRole('button')
+  readonly emptyText = this.aside.getByText('No conversations yet')
 
   item(title: string | RegExp): Locator {
     return this.items.filter({ hasText: title })

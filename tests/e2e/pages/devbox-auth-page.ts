@@ -1,17 +1,9 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
-export class DevboxAuthPage {
-  readonly page: Page
-  readonly errorHeading
-  readonly message
-  readonly returnHomeLink
-
-  constructor(page: Page) {
-    this.page = page
-    this.errorHeading = page.getByRole('heading', { name: 'Authentication Error' })
-    this.message = page.getByRole('main').getByRole('alert')
-    this.returnHomeLink = page.getByRole('link', { name: 'Return to Home' })
-  }
+export class DevboxAuthPage extends PageObject {
+  readonly errorHeading = this.page.getByRole('heading', { name: 'Authentication Error' })
+  readonly message = this.page.getByRole('main').getByRole('alert')
+  readonly returnHomeLink = this.page.getByRole('link', { name: 'Return to Home' })
 
   async goto(search: Record<string, string>) {
     await this.page.goto(`/auth/devbox?${new URLSearchParams(search)}`)

@@ -1,23 +1,12 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
-export class DevboxPoolTab {
-  readonly page: Page
-  readonly heading
-  readonly provisioning
-  readonly failed
-  readonly refreshNote
-  readonly confirmDialog
-  readonly limits
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Devbox Pool' })
-    this.provisioning = page.getByTestId('pool-provisioning')
-    this.failed = page.getByTestId('pool-failed')
-    this.refreshNote = page.getByText('Stats refresh every 10 seconds')
-    this.confirmDialog = page.getByRole('dialog', { name: 'Cycle Pool' })
-    this.limits = page.getByRole('region', { name: 'Limits per devbox' })
-  }
+export class DevboxPoolTab extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Devbox Pool' })
+  readonly provisioning = this.page.getByTestId('pool-provisioning')
+  readonly failed = this.page.getByTestId('pool-failed')
+  readonly refreshNote = this.page.getByText('Stats refresh every 10 seconds')
+  readonly confirmDialog = this.page.getByRole('dialog', { name: 'Cycle Pool' })
+  readonly limits = this.page.getByRole('region', { name: 'Limits per devbox' })
 
   async goto() {
     await this.page.goto('/admin/pool')

@@ -1,18 +1,11 @@
-import type { Locator, Page } from '@playwright/test'
+import type { Locator } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
 /** /errors (docs/product/error-monitoring.md "Errors page"). */
-export class ErrorsPage {
-  readonly page: Page
-  readonly heading
-  readonly cards
-  readonly dialog
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Error Monitoring', level: 1 })
-    this.cards = page.getByRole('list', { name: 'Error groups' }).getByRole('listitem')
-    this.dialog = page.getByRole('dialog')
-  }
+export class ErrorsPage extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Error Monitoring', level: 1 })
+  readonly cards = this.page.getByRole('list', { name: 'Error groups' }).getByRole('listitem')
+  readonly dialog = this.page.getByRole('dialog')
 
   async goto() {
     await this.page.goto('/errors')

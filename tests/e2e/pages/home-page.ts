@@ -1,32 +1,19 @@
-import type { Page } from '@playwright/test'
 import { CreateApplicationDialog } from './create-application-dialog.ts'
 import { ModelSelector } from './model-selector.ts'
+import { PageObject } from './page-object.ts'
 
-export class HomePage {
-  readonly page: Page
-  readonly heading
-  readonly subtitle
-  readonly createApplicationButton
+export class HomePage extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Applications', exact: true })
+  readonly subtitle = this.page.getByText('Manage and preview your applications')
+  readonly createApplicationButton = this.page
+    .getByRole('main')
+    .getByRole('button', { name: 'Create Application' })
   /** The model selector lives in the create dialog; open it first. */
-  readonly modelSelector
-  readonly createDialog
-  readonly grid
-  readonly emptyState
-  readonly deleteDialog
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Applications', exact: true })
-    this.subtitle = page.getByText('Manage and preview your applications')
-    this.createApplicationButton = page
-      .getByRole('main')
-      .getByRole('button', { name: 'Create Application' })
-    this.modelSelector = new ModelSelector(page)
-    this.createDialog = new CreateApplicationDialog(page)
-    this.grid = page.getByRole('region', { name: 'Applications' })
-    this.emptyState = page.getByRole('heading', { name: 'No applications yet' })
-    this.deleteDialog = page.getByRole('dialog', { name: 'Delete Application' })
-  }
+  readonly modelSelector = new ModelSelector(this.page)
+  readonly createDialog = new CreateApplicationDialog(this.page)
+  readonly grid = this.page.getByRole('region', { name: 'Applications' })
+  readonly emptyState = this.page.getByRole('heading', { name: 'No applications yet' })
+  readonly deleteDialog = this.page.getByRole('dialog', { name: 'Delete Application' })
 
   async goto() {
     await this.page.goto('/')

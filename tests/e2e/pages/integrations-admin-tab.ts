@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
 type IntegrationFields = {
   serviceName: string
@@ -13,18 +13,10 @@ type IntegrationFields = {
 }
 
 /** The admin panel's Integrations tab (/admin) and its form. */
-export class IntegrationsAdminTab {
-  readonly page: Page
-  readonly heading
-  readonly addButton
-  readonly form
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Integrations', level: 2 })
-    this.addButton = page.getByRole('button', { name: 'Add Integration' })
-    this.form = page.getByRole('dialog')
-  }
+export class IntegrationsAdminTab extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Integrations', level: 2 })
+  readonly addButton = this.page.getByRole('button', { name: 'Add Integration' })
+  readonly form = this.page.getByRole('dialog')
 
   async goto() {
     await this.page.goto('/admin')

@@ -1,17 +1,9 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
-export class ModelSelector {
-  readonly page: Page
-  readonly button
-  readonly listbox
-  readonly details
-
-  constructor(page: Page) {
-    this.page = page
-    this.button = page.locator('button[aria-haspopup="listbox"]')
-    this.listbox = page.getByRole('listbox', { name: 'Models' })
-    this.details = page.getByTestId('model-details')
-  }
+export class ModelSelector extends PageObject {
+  readonly button = this.page.locator('button[aria-haspopup="listbox"]')
+  readonly listbox = this.page.getByRole('listbox', { name: 'Models' })
+  readonly details = this.page.getByTestId('model-details')
 
   group(name: string) {
     return this.listbox.getByRole('group', { name, exact: true })

@@ -1,17 +1,9 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
-export class OrganizationsPage {
-  readonly page: Page
-  readonly heading
-  readonly list
-  readonly chooseNotice
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Organizations', exact: true })
-    this.list = page.getByRole('list', { name: 'Your organizations' })
-    this.chooseNotice = page.getByText('Choose an organization to continue.')
-  }
+export class OrganizationsPage extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Organizations', exact: true })
+  readonly list = this.page.getByRole('list', { name: 'Your organizations' })
+  readonly chooseNotice = this.page.getByText('Choose an organization to continue.')
 
   async goto() {
     await this.page.goto('/organizations')

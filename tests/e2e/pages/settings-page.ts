@@ -1,18 +1,10 @@
-import type { Page } from '@playwright/test'
+import { PageObject } from './page-object.ts'
 
 /** /settings: the organization's integrations. */
-export class SettingsPage {
-  readonly page: Page
-  readonly heading
-  readonly grid
-  readonly disconnectDialog
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Settings', level: 1 })
-    this.grid = page.getByRole('list', { name: 'Integrations' })
-    this.disconnectDialog = page.getByRole('dialog', { name: 'Disconnect' })
-  }
+export class SettingsPage extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Settings', level: 1 })
+  readonly grid = this.page.getByRole('list', { name: 'Integrations' })
+  readonly disconnectDialog = this.page.getByRole('dialog', { name: 'Disconnect' })
 
   async goto() {
     await this.page.goto('/settings')

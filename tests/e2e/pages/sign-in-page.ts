@@ -1,16 +1,9 @@
-import type { Page } from '@playwright/test'
 import type { TestUser } from '../support/users.ts'
+import { PageObject } from './page-object.ts'
 
-export class SignInPage {
-  readonly page: Page
-  readonly heading
-  readonly signUpLink
-
-  constructor(page: Page) {
-    this.page = page
-    this.heading = page.getByRole('heading', { name: 'Sign in to Sprout' })
-    this.signUpLink = page.getByRole('main').getByRole('link', { name: 'Sign up' })
-  }
+export class SignInPage extends PageObject {
+  readonly heading = this.page.getByRole('heading', { name: 'Sign in to Sprout' })
+  readonly signUpLink = this.page.getByRole('main').getByRole('link', { name: 'Sign up' })
 
   async goto() {
     await this.page.goto('/signin')

@@ -1,13 +1,7 @@
-import type { Page } from '@playwright/test'
 import type { TestUser } from '../support/users.ts'
+import { PageObject } from './page-object.ts'
 
-export class SignUpPage {
-  readonly page: Page
-
-  constructor(page: Page) {
-    this.page = page
-  }
-
+export class SignUpPage extends PageObject {
   async goto() {
     await this.page.goto('/signup')
   }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import os from 'node:os'
 import path from 'node:path'
 import { expect } from '@playwright/test'
+import { serverEnvironment } from './server-environment.ts'
 
 /**
  * A Sprout server of a test's own, on its own port and data folder, which the test may stop and
@@ -21,21 +21,9 @@ export function ownServer(port: number) {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        PORT: String(port),
-        PUBLIC_URL: baseURL,
-        DATA_DIR: dataDir,
+        ...serverEnvironment(port, dataDir),
         // The shared web server built the web app already.
         SPROUT_SKIP_BUILD: '1',
-        AUTH_RATE_LIMIT: '1000/60',
-        DEVBOX_POOL_TARGET: '1',
-        DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
-        ANTHROPIC_API_KEY: '',
-        OPENAI_API_KEY: '',
-        XAI_API_KEY: '',
-        OPENAI_COMPATIBLE_BASE_URL: '',
-        ADMIN_EMAILS: '',
-        // The same gates as the shared server's (tests/e2e/support/test-gates.ts).
-        DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
       },
     })
     for (const stream of [child.stdout, child.stderr]) {

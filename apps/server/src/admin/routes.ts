@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv } from '../http/app-env.ts'
 
 export function adminRoutes() {
   return new Hono<AppEnv>().get('/api/admin/status', (context) =>

@@ -6,14 +6,14 @@ import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectionOwner, definitionOwner, seal } from '../integrations/sealing.ts'
+import { loadVaultKeyring } from '../sealing/master-keys.ts'
 import {
   createTestApp,
   rawRequest,
   type TestApp,
   type TestUser,
   waitForEditorReady,
-} from '../testing/test-app.ts'
-import { loadVaultKeyring } from '../vault/service.ts'
+} from '../testing/app-harness.ts'
 
 /** Routes of an app that use the starter's helper (server/integrations.ts) as the agent would. */
 const tokenRoutes = `import { Hono } from 'hono'

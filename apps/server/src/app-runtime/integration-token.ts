@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.ts'
+import { AppError } from '../http/app-error.ts'
 import type { AppTokens } from './app-tokens.ts'
 
 /** A fresh access token of one of the organization's connections (integrations/service.ts). */

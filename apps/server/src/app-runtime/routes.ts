@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import type { AppTokens } from './app-tokens.ts'
 import { type AccessTokenSource, answerTokenRequest } from './integration-token.ts'
 

@@ -1,6 +1,6 @@
 /**
  * The app runtime token (decision 019): what other areas use — the tokens themselves and the
- * answer to `GET /integrations/{service}/token` (sprout.internal's handler in devboxes/reporter/).
+ * answer to `GET /integrations/{service}/token` (sprout.internal's handler: internal-requests.ts).
  */
 export { type AppTokens, createAppTokens, type TokenOwner } from './app-tokens.ts'
 export {

@@ -1,38 +1,22 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
+import { cookieFrom, rawRequest, waitForEditorReady } from '../testing/app-harness.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
 import { openWebSocket } from '../testing/raw-websocket.ts'
-import {
-  cookieFrom,
-  createTestApp,
-  rawRequest,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../testing/test-app.ts'
 
 describe('applications', { timeout: 180_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
-  let organizationId: string
-  const headers = () => ({ 'organization-id': organizationId })
+  const setup = useOrganizationHarness({ organizationName: 'Builders', listen: true })
+  const headers = setup.headers
 
   const create = (body: unknown) =>
-    harness.request('/api/applications', {
+    setup.harness.request('/api/applications', {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
       body: JSON.stringify(body),
     })
-
-  beforeAll(async () => {
-    harness = await createTestApp()
-    await harness.listen()
-    owner = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Builders')
-  })
-  afterAll(() => harness.close())
 
   it('refuses bad input with a 400 naming the field, and creates nothing', async () => {
     const cases: [unknown, RegExp][] = [
@@ -48,14 +32,17 @@ describe('applications', { timeout: 180_000 }, () => {
       expect(response.status, JSON.stringify(body)).toBe(400)
       expect(((await response.json()) as { error: string }).error).toMatch(error)
     }
-    const malformed = await harness.request('/api/applications', {
+    const malformed = await setup.harness.request('/api/applications', {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
       body: '{"initial_prompt": ',
     })
     expect(malformed.status).toBe(400)
-    const list = await harness.request('/api/applications', { user: owner, headers: headers() })
+    const list = await setup.harness.request('/api/applications', {
+      user: setup.owner,
+      headers: headers(),
+    })
     expect(await list.json()).toEqual([])
   })
 
@@ -63,10 +50,10 @@ describe('applications', { timeout: 180_000 }, () => {
     const created = await create({ initial_prompt: 'a habit tracker with streaks', model: 'demo' })
     expect(created.status).toBe(201)
     const { id } = (await created.json()) as { id: string }
-    await waitForEditorReady(harness, owner, organizationId, id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, id)
 
     const list = (await (
-      await harness.request('/api/applications', { user: owner, headers: headers() })
+      await setup.harness.request('/api/applications', { user: setup.owner, headers: headers() })
     ).json()) as {
       id: string
       name: string
@@ -81,35 +68,38 @@ describe('applications', { timeout: 180_000 }, () => {
     expect(list[0]?.prod_url).toBeUndefined()
 
     const appsHost = new URL(list[0]?.preview_url ?? '').host.replace('.preview.', '.apps.')
-    expect((await rawRequest(harness.port, appsHost, '/')).status).toBe(404)
+    expect((await rawRequest(setup.harness.port, appsHost, '/')).status).toBe(404)
 
-    const deploy = await harness.request(`/api/applications/${id}/deploy`, {
+    const deploy = await setup.harness.request(`/api/applications/${id}/deploy`, {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     expect(deploy.status).toBe(200)
     const deployed = (await deploy.json()) as { success: boolean; prod_url: string }
     expect(deployed.prod_url).toBe(`http://${appsHost}`)
-    const live = await rawRequest(harness.port, appsHost, '/')
+    const live = await rawRequest(setup.harness.port, appsHost, '/')
     expect(live.status).toBe(200)
     expect(live.body).toMatch(/<script type="module"[^>]*src="\/assets\//)
-    const clientRoute = await rawRequest(harness.port, appsHost, '/settings/profile')
+    const clientRoute = await rawRequest(setup.harness.port, appsHost, '/settings/profile')
     expect(clientRoute.body).toBe(live.body)
 
-    const box = harness.devboxes.box(id)
+    const box = setup.harness.devboxes.box(id)
     await box?.files.write('src/App.tsx', 'export default function App( {\n')
-    const broken = await harness.request(`/api/applications/${id}/deploy`, {
+    const broken = await setup.harness.request(`/api/applications/${id}/deploy`, {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     expect(broken.status).toBe(422)
     expect(((await broken.json()) as { error: string }).error).toMatch(/The build failed/)
-    expect((await rawRequest(harness.port, appsHost, '/')).body).toBe(live.body)
+    expect((await rawRequest(setup.harness.port, appsHost, '/')).body).toBe(live.body)
 
     const detail = (await (
-      await harness.request(`/api/applications/${id}`, { user: owner, headers: headers() })
+      await setup.harness.request(`/api/applications/${id}`, {
+        user: setup.owner,
+        headers: headers(),
+      })
     ).json()) as {
       prod_url?: string
     }
@@ -117,52 +107,59 @@ describe('applications', { timeout: 180_000 }, () => {
 
     const workspace = box?.workspacePath ?? ''
     expect(existsSync(workspace)).toBe(true)
-    const removed = await harness.request(`/api/applications/${id}`, {
+    const removed = await setup.harness.request(`/api/applications/${id}`, {
       method: 'DELETE',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     expect(removed.status).toBe(200)
     expect(existsSync(workspace)).toBe(false)
-    expect(existsSync(path.join(harness.config.dataDir, 'deploys', id))).toBe(false)
-    expect((await rawRequest(harness.port, appsHost, '/')).status).toBe(404)
+    expect(existsSync(path.join(setup.harness.config.dataDir, 'deploys', id))).toBe(false)
+    expect((await rawRequest(setup.harness.port, appsHost, '/')).status).toBe(404)
     expect(
-      (await harness.request(`/api/applications/${id}`, { user: owner, headers: headers() }))
-        .status,
+      (
+        await setup.harness.request(`/api/applications/${id}`, {
+          user: setup.owner,
+          headers: headers(),
+        })
+      ).status,
     ).toBe(404)
-    expect(harness.devboxes.box(id)).toBeUndefined()
+    expect(setup.harness.devboxes.box(id)).toBeUndefined()
   })
 
   it('sends HMR updates through the preview proxy over a WebSocket', async () => {
     const created = await create({ initial_prompt: 'hmr check', model: 'demo' })
     const { id } = (await created.json()) as { id: string }
-    await waitForEditorReady(harness, owner, organizationId, id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, id)
     const { preview_url: previewUrl } = (await (
-      await harness.request(`/api/applications/${id}`, { user: owner, headers: headers() })
+      await setup.harness.request(`/api/applications/${id}`, {
+        user: setup.owner,
+        headers: headers(),
+      })
     ).json()) as { preview_url: string }
     const host = new URL(previewUrl).host
-    const tokenResponse = await harness.request('/api/org/devbox-token', {
+    const tokenResponse = await setup.harness.request('/api/org/devbox-token', {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       body: JSON.stringify({ devbox_url: previewUrl }),
     })
     const { token } = (await tokenResponse.json()) as { token: string }
     const exchanged = await rawRequest(
-      harness.port,
+      setup.harness.port,
       host,
       `/__sprout/auth/callback?token=${token}&return=/`,
     )
     const cookie = cookieFrom(exchanged, PREVIEW_COOKIE) ?? ''
     // As a browser does: the page and its modules load (into Vite's module graph) before HMR.
     for (const module of ['/', '/src/main.tsx', '/src/App.tsx']) {
-      expect((await rawRequest(harness.port, host, module, { cookie })).status).toBe(200)
+      expect((await rawRequest(setup.harness.port, host, module, { cookie })).status).toBe(200)
     }
 
     const messages: string[] = []
-    const socket = await openWebSocket(harness.port, host, cookie, (message) =>
+    const socket = await openWebSocket(setup.harness.port, host, cookie, (message) =>
       messages.push(message),
     )
-    const box = harness.devboxes.box(id)
+    const box = setup.harness.devboxes.box(id)
     await box?.files.write(
       'src/App.tsx',
       `export default function App() {\n  return <h1>Changed ${Date.now()}</h1>\n}\n`,
@@ -174,7 +171,7 @@ describe('applications', { timeout: 180_000 }, () => {
     socket.destroy()
     expect(messages.some((message) => message.includes('"update"'))).toBe(true)
 
-    const withoutCookie = await openWebSocket(harness.port, host, '', () => undefined).then(
+    const withoutCookie = await openWebSocket(setup.harness.port, host, '', () => undefined).then(
       () => 'opened',
       (error: Error) => error.message,
     )

@@ -5,16 +5,8 @@ import { deploys } from '@sprout/db/schema/deploys.ts'
 import type { Application } from '@sprout/protocol/api/applications.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { and, desc, eq, inArray } from 'drizzle-orm'
-import type { OrganizationContext } from '../app-env.ts'
-import { notFound } from '../errors/app-error.ts'
-import type { Origins } from '../http/origins.ts'
-
-export type ApplicationContext = {
-  db: Database
-  origins: Origins
-  organization: OrganizationContext
-  userId: string
-}
+import { notFound } from '../http/app-error.ts'
+import type { RequestContext } from '../http/request-context.ts'
 
 export type ApplicationRecord = typeof applications.$inferSelect
 
@@ -55,11 +47,7 @@ export function nameFromPrompt(prompt: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1)
 }
 
-function present(
-  context: ApplicationContext,
-  record: ApplicationRecord,
-  live: boolean,
-): Application {
+function present(context: RequestContext, record: ApplicationRecord, live: boolean): Application {
   return {
     id: record.id,
     name: record.name,
@@ -85,7 +73,7 @@ async function liveApplicationIds(db: Database, applicationIds: string[]): Promi
 }
 
 export async function createApplicationRecord(
-  context: ApplicationContext,
+  context: RequestContext,
   input: { name: string | undefined; initialPrompt: string; model: string },
 ): Promise<ApplicationRecord> {
   const name = input.name ?? nameFromPrompt(input.initialPrompt)
@@ -105,7 +93,7 @@ export async function createApplicationRecord(
   return record
 }
 
-export async function listApplications(context: ApplicationContext): Promise<Application[]> {
+export async function listApplications(context: RequestContext): Promise<Application[]> {
   const records = await context.db
     .select()
     .from(applications)
@@ -136,7 +124,7 @@ export async function findApplicationBySlug(
 
 /** The caller's organization's application, or a 404 (never another tenant's). */
 export async function findApplicationRecord(
-  context: ApplicationContext,
+  context: RequestContext,
   applicationId: string,
 ): Promise<ApplicationRecord> {
   const rows = await context.db
@@ -154,13 +142,13 @@ export async function findApplicationRecord(
   return record
 }
 
-export async function getApplication(context: ApplicationContext, applicationId: string) {
+export async function getApplication(context: RequestContext, applicationId: string) {
   const record = await findApplicationRecord(context, applicationId)
   const live = await liveApplicationIds(context.db, [record.id])
   return present(context, record, live.has(record.id))
 }
 
-export async function deleteApplicationRecord(context: ApplicationContext, applicationId: string) {
+export async function deleteApplicationRecord(context: RequestContext, applicationId: string) {
   await context.db
     .delete(applications)
     .where(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 
 /** Two server instances on one database: what one revokes, the other refuses on the next call. */
 describe('the session and membership cache across instances', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
-import type { OrganizationContext, SessionRecord, SessionUser } from '../app-env.ts'
+import type { OrganizationContext, SessionRecord, SessionUser } from '../http/app-env.ts'
 
 export type ResolvedSession = {
   user: SessionUser

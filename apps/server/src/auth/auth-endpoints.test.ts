@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 
 /** Which better-auth endpoints answer at all, per role, is in the route matrix. */
 describe('better-auth endpoints', { timeout: 60_000 }, () => {

@@ -1,34 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../testing/test-app.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestApp, withTestApp } from '../testing/use-app-harness.ts'
 
 describe('accounts', () => {
-  let harness: TestApp
-  beforeAll(async () => {
-    harness = await createTestApp()
-  })
-  afterAll(() => harness.close())
+  const setup = useTestApp()
 
   it('makes the first user the platform admin and later users not', async () => {
-    const first = await harness.signUp()
-    const second = await harness.signUp()
-    const firstStatus = await harness.request('/api/admin/status', { user: first })
+    const first = await setup.harness.signUp()
+    const second = await setup.harness.signUp()
+    const firstStatus = await setup.harness.request('/api/admin/status', { user: first })
     expect(await firstStatus.json()).toEqual({ isAdmin: true })
-    const secondStatus = await harness.request('/api/admin/status', { user: second })
+    const secondStatus = await setup.harness.request('/api/admin/status', { user: second })
     expect(await secondStatus.json()).toEqual({ isAdmin: false })
   })
 
   it('gives every new user a personal organization', async () => {
-    const user = await harness.signUp()
-    const response = await harness.request('/api/organizations?is_personal=true', { user })
+    const user = await setup.harness.signUp()
+    const response = await setup.harness.request('/api/organizations?is_personal=true', { user })
     expect(response.status).toBe(200)
     const { id } = (await response.json()) as { id: string }
     expect(id).toMatch(/[0-9a-f-]{36}/)
   })
 
   it('answers unknown email and wrong password the same way', async () => {
-    const user = await harness.signUp()
+    const user = await setup.harness.signUp()
     const attempt = (email: string) =>
-      harness.request('/api/auth/sign-in/email', {
+      setup.harness.request('/api/auth/sign-in/email', {
         method: 'POST',
         body: JSON.stringify({ email, password: 'wrong-password-123' }),
       })
@@ -40,7 +36,7 @@ describe('accounts', () => {
   })
 
   it('sets HttpOnly session cookies', async () => {
-    const response = await harness.request('/api/auth/sign-up/email', {
+    const response = await setup.harness.request('/api/auth/sign-up/email', {
       method: 'POST',
       body: JSON.stringify({
         email: 'cookies@example.com',
@@ -57,30 +53,36 @@ describe('accounts', () => {
   })
 
   it('revokes the session on the server at sign-out', async () => {
-    const user = await harness.signUp()
-    expect((await harness.request('/api/admin/status', { user })).status).toBe(200)
-    const signOut = await harness.request('/api/auth/sign-out', {
+    const user = await setup.harness.signUp()
+    expect((await setup.harness.request('/api/admin/status', { user })).status).toBe(200)
+    const signOut = await setup.harness.request('/api/auth/sign-out', {
       method: 'POST',
       user,
       as: 'cookie',
     })
     expect(signOut.status).toBe(200)
-    expect((await harness.request('/api/admin/status', { user })).status).toBe(401)
-    expect((await harness.request('/api/admin/status', { user, as: 'cookie' })).status).toBe(401)
+    expect((await setup.harness.request('/api/admin/status', { user })).status).toBe(401)
+    expect((await setup.harness.request('/api/admin/status', { user, as: 'cookie' })).status).toBe(
+      401,
+    )
   })
 
   it('accepts the session cookie as well as a bearer token', async () => {
-    const user = await harness.signUp()
-    expect((await harness.request('/api/admin/status', { user, as: 'cookie' })).status).toBe(200)
-    expect((await harness.request('/api/admin/status', { user, as: 'bearer' })).status).toBe(200)
-    const anonymous = await harness.request('/api/admin/status')
+    const user = await setup.harness.signUp()
+    expect((await setup.harness.request('/api/admin/status', { user, as: 'cookie' })).status).toBe(
+      200,
+    )
+    expect((await setup.harness.request('/api/admin/status', { user, as: 'bearer' })).status).toBe(
+      200,
+    )
+    const anonymous = await setup.harness.request('/api/admin/status')
     expect(anonymous.status).toBe(401)
     expect(await anonymous.json()).toEqual({ error: 'Authentication required' })
   })
 
   it('refuses a cookie-authenticated write from another origin', async () => {
-    const user = await harness.signUp()
-    const response = await harness.request('/api/organizations', {
+    const user = await setup.harness.signUp()
+    const response = await setup.harness.request('/api/organizations', {
       method: 'POST',
       user,
       as: 'cookie',
@@ -93,22 +95,18 @@ describe('accounts', () => {
 
 describe('admin emails', () => {
   it('makes listed emails platform admins', async () => {
-    const harness = await createTestApp({ ADMIN_EMAILS: 'Boss@Example.com' })
-    try {
+    await withTestApp({ ADMIN_EMAILS: 'Boss@Example.com' }, async (harness) => {
       await harness.signUp('first@example.com')
       const boss = await harness.signUp('boss@example.com')
       const response = await harness.request('/api/admin/status', { user: boss })
       expect(await response.json()).toEqual({ isAdmin: true })
-    } finally {
-      await harness.close()
-    }
+    })
   })
 })
 
 describe('https cookies', () => {
   it('uses __Secure- cookies under an https PUBLIC_URL', async () => {
-    const harness = await createTestApp({ PUBLIC_URL: 'https://sprout.example.com' })
-    try {
+    await withTestApp({ PUBLIC_URL: 'https://sprout.example.com' }, async (harness) => {
       const response = await harness.request('/api/auth/sign-up/email', {
         method: 'POST',
         body: JSON.stringify({
@@ -123,16 +121,13 @@ describe('https cookies', () => {
       expect(session).toMatch(/^__Secure-sprout\.session_token=/)
       expect(session).toMatch(/Secure/)
       expect(session).toMatch(/HttpOnly/i)
-    } finally {
-      await harness.close()
-    }
+    })
   })
 })
 
 describe('rate limiting', () => {
   it('answers 429 after too many sign-in attempts', async () => {
-    const harness = await createTestApp({ AUTH_RATE_LIMIT: '3/60' })
-    try {
+    await withTestApp({ AUTH_RATE_LIMIT: '3/60' }, async (harness) => {
       const statuses: number[] = []
       for (let attempt = 0; attempt < 5; attempt++) {
         const response = await harness.request('/api/auth/sign-in/email', {
@@ -146,8 +141,6 @@ describe('rate limiting', () => {
         }
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429])
-    } finally {
-      await harness.close()
-    }
+    })
   })
 })

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../app-env.ts'
-import { tooManyRequests } from '../errors/app-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { tooManyRequests } from '../http/app-error.ts'
 
 type Window = { count: number; resetAt: number }
 

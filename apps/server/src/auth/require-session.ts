@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config/config.ts'
-import { unauthorized } from '../errors/app-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { unauthorized } from '../http/app-error.ts'
 import type { Auth } from './auth.ts'
 import { type AuthCache, credentialKey, type ResolvedSession } from './auth-cache.ts'
 

@@ -4,7 +4,7 @@ import { applyStreamEnvelope } from '@sprout/protocol/stream/apply-stream-envelo
 import { createBlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../testing/test-app.ts'
+import { createTestApp, type TestApp } from '../testing/app-harness.ts'
 import {
   type ChatActor,
   call,
@@ -15,7 +15,7 @@ import {
   listenUrl,
   readStream,
   storedEnvelopes,
-} from './chat-test-client.ts'
+} from '../testing/chat-client.ts'
 
 type Sent = { conversation_id: string; title: string; run_id: string; active_model: string }
 

@@ -1,19 +1,15 @@
 import type { FakeBlock, FakeTurn } from '@sprout/agent/testing/fake-provider-script.ts'
-import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApp } from '../testing/test-app.ts'
+import { describe, expect, it } from 'vitest'
 import {
-  type ChatActor,
   call,
-  createReadyApplication,
   isRunEnd,
   listenToken,
   listenUrl,
   readStream,
-  startChatHarness,
+  setUpChatApplication,
   storedEnvelopes,
-} from './chat-test-client.ts'
+} from '../testing/chat-client.ts'
 
 /** A seeded generator, so a failure replays the same cuts. */
 function seededRandom(seed: number) {
@@ -45,47 +41,38 @@ function step(number: number, last: boolean): FakeTurn {
 describe('listen: no event lost or doubled across dropped connections', {
   timeout: 300_000,
 }, () => {
-  let fake: FakeProviderServer
-  let harness: TestApp
-  let actor: ChatActor
-  let applicationId: string
-
-  beforeAll(async () => {
-    ;({ fake, harness, actor } = await startChatHarness())
-    applicationId = await createReadyApplication(actor)
-  })
-  afterAll(async () => {
-    await harness.close()
-    await fake.close()
-  })
+  const chat = setUpChatApplication()
 
   it(`reassembles the stored stream after ${reconnects} cuts at random points of a long run`, async () => {
     // Steps are added while the client reconnects, so the run lasts as long as the cuts do.
     let pushed = 0
     const keepRunning = () => {
-      const consumed = fake.requests.length - requestsBefore
-      while (pushed - consumed < 2) fake.push(step(++pushed, false))
+      const consumed = chat.fake.requests.length - requestsBefore
+      while (pushed - consumed < 2) chat.fake.push(step(++pushed, false))
     }
-    const requestsBefore = fake.requests.length
+    const requestsBefore = chat.fake.requests.length
     keepRunning()
     const sent = await call<{ conversation_id: string }>(
-      actor,
-      `/api/demo/applications/${applicationId}/message`,
+      chat.actor,
+      `/api/demo/applications/${chat.applicationId}/message`,
       { message: 'Write a long story', model: 'claude-sonnet-4-5' },
     )
     const conversationId = sent.body.conversation_id
-    const token = await listenToken(actor)
+    const token = await listenToken(chat.actor)
     const random = seededRandom(20_261_122)
     const received: StreamEnvelope[] = []
     let lastSeq = 0
     let cutsDuringRun = 0
     for (let attempt = 0; attempt < reconnects; attempt++) {
       keepRunning()
-      const running = harness.created.conversations.runs.activeRunCount() > 0
+      const running = chat.harness.created.conversations.runs.activeRunCount() > 0
       // Mostly mid-event cuts, sometimes after several whole events.
       const maxBytes = 1 + Math.floor(random() ** 2 * 800)
       const { status, envelopes } = await readStream(
-        listenUrl(harness, applicationId, conversationId, { token, last_event_id: lastSeq }),
+        listenUrl(chat.harness, chat.applicationId, conversationId, {
+          token,
+          last_event_id: lastSeq,
+        }),
         { maxBytes, idleMs: 1_000 },
       )
       expect(status).toBe(200)
@@ -95,11 +82,14 @@ describe('listen: no event lost or doubled across dropped connections', {
       }
       if (running) cutsDuringRun++
     }
-    fake.push(step(++pushed, true))
-    await harness.created.conversations.runs.settled(conversationId)
-    const stored = await storedEnvelopes(harness, conversationId)
+    chat.fake.push(step(++pushed, true))
+    await chat.harness.created.conversations.runs.settled(conversationId)
+    const stored = await storedEnvelopes(chat.harness, conversationId)
     const rest = await readStream(
-      listenUrl(harness, applicationId, conversationId, { token, last_event_id: lastSeq }),
+      listenUrl(chat.harness, chat.applicationId, conversationId, {
+        token,
+        last_event_id: lastSeq,
+      }),
       { until: (envelope) => envelope.seq === stored.at(-1)?.seq, idleMs: 2_000 },
     )
     received.push(...rest.envelopes)
@@ -112,6 +102,6 @@ describe('listen: no event lost or doubled across dropped connections', {
       { type: 'data-run', data: { runId: expect.any(String), status: 'finished' } },
     ])
     // Every cut connection let go of its place in the hub.
-    await expect.poll(() => harness.created.conversations.hub.stats().listeners).toBe(0)
+    await expect.poll(() => chat.harness.created.conversations.hub.stats().listeners).toBe(0)
   })
 })

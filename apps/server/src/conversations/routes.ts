@@ -10,10 +10,10 @@ import {
 } from '@sprout/protocol/api/conversations.ts'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
 import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { badRequest } from '../errors/app-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { badRequest } from '../http/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import {
   parseJsonBody,
@@ -23,9 +23,9 @@ import {
 } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
-  type ChatContext,
   type ConversationRuntime,
   cancelStagedMessage,
+  chatContextOf,
   continueConversation,
   interruptConversation,
   presentSentMessage,
@@ -52,12 +52,7 @@ export function conversationRoutes(options: {
   const app = new Hono<AppEnv>()
   app.use('/api/demo/applications/*', requireOrganization(db, options.memberships))
 
-  const contextOf = (context: Context<AppEnv>): ChatContext => ({
-    db,
-    organization: context.var.organization,
-    userId: context.var.user.id,
-    runtime,
-  })
+  const contextOf = (context: Context<AppEnv>) => chatContextOf(db, runtime, context.var)
   const applicationOf = (context: Context<AppEnv>) =>
     findApplicationRecord(
       { db, origins, organization: context.var.organization, userId: context.var.user.id },

@@ -2,13 +2,8 @@ import { gzipSync } from 'node:zlib'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserErrorEvent, sdkEnvelope } from '../error-monitoring/test-envelopes.ts'
-import {
-  createTestApp,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../testing/test-app.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { browserErrorEvent, sdkEnvelope } from '../testing/sentry-envelopes.ts'
 
 /** The largest value the vault takes (64 KB in UTF-8), all astral: no one pattern holds it. */
 const craftedSecret = '\u{1F600}'.repeat(16_384)
@@ -40,43 +35,36 @@ export default app
  * it; the server keeps answering (docs/product/vault.md "Redaction", error-monitoring.md "Ingest").
  */
 describe('untrusted input never crashes the server', { timeout: 300_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
-  let organizationId: string
-  let applicationId: string
   const uncaught: unknown[] = []
   const record = (error: unknown) => uncaught.push(error)
-  const as = (path: string, init: RequestInit = {}) =>
-    harness.request(path, { ...init, user: owner, headers: { 'organization-id': organizationId } })
+  beforeAll(() => {
+    // Without the fix these throws are uncaught; the server (here: the test) records them.
+    process.on('uncaughtException', record)
+    process.on('unhandledRejection', record)
+  })
+  afterAll(() => {
+    process.off('uncaughtException', record)
+    process.off('unhandledRejection', record)
+  })
+  const setup = useOrganizationHarness({
+    environment: { ERRORS_RATE_LIMIT: '100000/60' },
+    organizationName: 'Untrusted',
+  })
+  let applicationId: string
+  const as = setup.request
   const devServer = async (path: string) => {
-    const target = harness.devboxes.devServerTarget(applicationId)
+    const target = setup.harness.devboxes.devServerTarget(applicationId)
     return target ? await requestDevServer(target, path).catch(() => undefined) : undefined
   }
-  const devServerLogs = () => harness.devboxes.box(applicationId)?.devServer.logs?.() ?? ''
+  const devServerLogs = () => setup.harness.devboxes.box(applicationId)?.devServer.logs?.() ?? ''
   const expectHealthy = async () => {
-    expect((await harness.request('/healthz')).status).toBe(200)
+    expect((await setup.harness.request('/healthz')).status).toBe(200)
     expect(uncaught.map((error) => String(error).slice(0, 200))).toEqual([])
   }
 
   beforeAll(async () => {
-    // Without the fix these throws are uncaught; the server (here: the test) records them.
-    process.on('uncaughtException', record)
-    process.on('unhandledRejection', record)
-    harness = await createTestApp({ ERRORS_RATE_LIMIT: '100000/60' })
-    owner = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Untrusted')
-    const created = await as('/api/applications', {
-      method: 'POST',
-      body: JSON.stringify({ initial_prompt: 'A page that prints', model: 'demo' }),
-    })
-    applicationId = ((await created.json()) as { id: string }).id
-    await waitForEditorReady(harness, owner, organizationId, applicationId)
-    await harness.devboxes.box(applicationId)?.files.write('server/app.ts', printingRoute)
-  })
-  afterAll(async () => {
-    await harness.close()
-    process.off('uncaughtException', record)
-    process.off('unhandledRejection', record)
+    applicationId = await setup.createReadyApplication('A page that prints')
+    await setup.harness.devboxes.box(applicationId)?.files.write('server/app.ts', printingRoute)
   })
 
   it("takes the vault's largest astral value while the dev server prints non-Latin-1 text", async () => {
@@ -103,7 +91,7 @@ describe('untrusted input never crashes the server', { timeout: 300_000 }, () =>
     await expect.poll(devServerLogs, { timeout: 10_000 }).toContain('leak [secret CRAFTED] end')
     expect(devServerLogs()).not.toContain(craftedSecret)
     // A box command's output, with the app's redaction streaming over it, as the agent's tool runs.
-    const box = harness.devboxes.box(applicationId)
+    const box = setup.harness.devboxes.box(applicationId)
     const stream = createSecretRedactor({ CRAFTED: craftedSecret }).stream()
     let streamed = ''
     const result = await box?.exec(
@@ -121,7 +109,7 @@ describe('untrusted input never crashes the server', { timeout: 300_000 }, () =>
     }
     const url = new URL(dsn)
     const post = (body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
-      harness.request(`/api${url.pathname}/envelope/?sentry_key=${url.username}`, {
+      setup.harness.request(`/api${url.pathname}/envelope/?sentry_key=${url.username}`, {
         method: 'POST',
         body,
         headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },

@@ -2,47 +2,45 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import type { ErrorGroup, ErrorInstance } from '@sprout/protocol/api/error-monitoring.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
-import { browserErrorEvent, sdkEnvelope } from './test-envelopes.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestUser } from '../testing/app-harness.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { browserErrorEvent, sdkEnvelope } from '../testing/sentry-envelopes.ts'
 
 describe('error ingest: Sentry envelopes', () => {
-  let harness: TestApp
-  let user: TestUser
-  let organizationId: string
+  const setup = useOrganizationHarness({
+    environment: { ERRORS_RATE_LIMIT: '100000/60' },
+    organizationName: 'Errors org',
+    timeoutMs: 60_000,
+  })
   let applicationId: string
   let otherApplicationId: string
   let dsn: string
   let key: string
   let projectId: string
-  const headers = () => ({ 'organization-id': organizationId })
+  const headers = setup.headers
 
-  const createApplication = async () => {
-    const created = await harness.request('/api/applications', {
-      method: 'POST',
-      user,
-      headers: headers(),
-      body: JSON.stringify({ initial_prompt: 'A page that fails', model: 'demo' }),
-    })
-    return ((await created.json()) as { id: string }).id
-  }
+  const createApplication = () => setup.createApplication('A page that fails')
   const dsnOf = async (id: string) => {
-    const response = await harness.request(`/api/applications/${id}`, { user, headers: headers() })
+    const response = await setup.harness.request(`/api/applications/${id}`, {
+      user: setup.owner,
+      headers: headers(),
+    })
     return ((await response.json()) as { dsn: string }).dsn
   }
   const post = (
     body: string | Uint8Array<ArrayBuffer>,
     options: { path?: string; headers?: Record<string, string> } = {},
   ) =>
-    harness.request(options.path ?? `/api/${projectId}/envelope/?sentry_key=${key}`, {
+    setup.harness.request(options.path ?? `/api/${projectId}/envelope/?sentry_key=${key}`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'text/plain;charset=UTF-8', ...options.headers },
     })
   const groups = async (query = '') => {
-    const response = await harness.request(
+    const response = await setup.harness.request(
       `/api/applications/${applicationId}/error-groups?limit=100${query}`,
-      { user, headers: headers() },
+      { user: setup.owner, headers: headers() },
     )
     expect(response.status).toBe(200)
     return ((await response.json()) as { groups: ErrorGroup[] }).groups
@@ -50,17 +48,17 @@ describe('error ingest: Sentry envelopes', () => {
   const groupWith = async (message: string) =>
     (await groups()).find((group) => group.representative_message.includes(message))
   const occurrences = async (groupId: string, limit = 10) => {
-    const response = await harness.request(`/api/errors/groups/${groupId}/errors?limit=${limit}`, {
-      user,
-      headers: headers(),
-    })
+    const response = await setup.harness.request(
+      `/api/errors/groups/${groupId}/errors?limit=${limit}`,
+      {
+        user: setup.owner,
+        headers: headers(),
+      },
+    )
     return ((await response.json()) as { errors: ErrorInstance[] }).errors
   }
 
   beforeAll(async () => {
-    harness = await createTestApp({ ERRORS_RATE_LIMIT: '100000/60' })
-    user = await harness.signUp()
-    organizationId = await harness.createOrganization(user, 'Errors org')
     applicationId = await createApplication()
     otherApplicationId = await createApplication()
     dsn = await dsnOf(applicationId)
@@ -68,10 +66,9 @@ describe('error ingest: Sentry envelopes', () => {
     key = url.username
     projectId = url.pathname.slice(1)
   }, 60_000)
-  afterAll(() => harness.close())
 
   it('gives each application a DSN: its key and numeric project on the product origin', async () => {
-    expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@localhost:${harness.port}/\\d+$`))
+    expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@localhost:${setup.harness.port}/\\d+$`))
     expect(await dsnOf(otherApplicationId)).not.toBe(dsn)
     expect(await dsnOf(applicationId)).toBe(dsn)
   })
@@ -282,9 +279,9 @@ describe('error ingest: Sentry envelopes', () => {
     const back = await groupWith('Comes back')
     const quiet = await groupWith('Stays quiet')
     const patch = (path: string, status: string) =>
-      harness.request(path, {
+      setup.harness.request(path, {
         method: 'PATCH',
-        user,
+        user: setup.owner,
         headers: headers(),
         body: JSON.stringify({ status }),
       })
@@ -300,8 +297,8 @@ describe('error ingest: Sentry envelopes', () => {
     await post(sdkEnvelope(dsn, browserErrorEvent('Stays quiet')))
     expect(await groupWith('Comes back')).toMatchObject({ status: 'active', occurrence_count: 2 })
     expect(await groupWith('Stays quiet')).toMatchObject({ status: 'ignored', occurrence_count: 2 })
-    const stats = await harness.request(`/api/applications/${applicationId}/error-stats`, {
-      user,
+    const stats = await setup.harness.request(`/api/applications/${applicationId}/error-stats`, {
+      user: setup.owner,
       headers: headers(),
     })
     expect(await stats.json()).toMatchObject({ ignored: 1, resolved: 0 })
@@ -322,7 +319,7 @@ describe('error ingest: Sentry envelopes', () => {
     const stored = async () =>
       Number(
         (
-          await harness.database.execute(
+          await setup.harness.database.execute(
             'select count(*) as n from error_instances where group_id = $1',
             [group?.id],
           )
@@ -336,39 +333,48 @@ describe('error ingest: Sentry envelopes', () => {
   })
 
   it('pages the organization-wide list with a cursor and filters by status', async () => {
-    const first = await harness.request('/api/errors/groups?limit=2', { user, headers: headers() })
+    const first = await setup.harness.request('/api/errors/groups?limit=2', {
+      user: setup.owner,
+      headers: headers(),
+    })
     const page = (await first.json()) as { groups: ErrorGroup[]; next_cursor: string | null }
     expect(page.groups).toHaveLength(2)
     expect(page.groups[0]?.application_name).toBeTruthy()
-    const second = await harness.request(`/api/errors/groups?limit=2&cursor=${page.next_cursor}`, {
-      user,
-      headers: headers(),
-    })
+    const second = await setup.harness.request(
+      `/api/errors/groups?limit=2&cursor=${page.next_cursor}`,
+      {
+        user: setup.owner,
+        headers: headers(),
+      },
+    )
     const next = (await second.json()) as { groups: ErrorGroup[] }
     expect(next.groups[0]?.id).not.toBe(page.groups[0]?.id)
     expect((next.groups[0]?.last_seen_at ?? '') <= (page.groups[1]?.last_seen_at ?? '')).toBe(true)
-    const ignored = await harness.request('/api/errors/groups?status=ignored', {
-      user,
+    const ignored = await setup.harness.request('/api/errors/groups?status=ignored', {
+      user: setup.owner,
       headers: headers(),
     })
     const ignoredGroups = ((await ignored.json()) as { groups: ErrorGroup[] }).groups
     expect(ignoredGroups.map((group) => group.status)).toEqual(['ignored'])
-    const bad = await harness.request('/api/errors/groups?cursor=nonsense', {
-      user,
+    const bad = await setup.harness.request('/api/errors/groups?cursor=nonsense', {
+      user: setup.owner,
       headers: headers(),
     })
     expect(bad.status).toBe(400)
-    const stats = await harness.request('/api/errors/stats', { user, headers: headers() })
+    const stats = await setup.harness.request('/api/errors/stats', {
+      user: setup.owner,
+      headers: headers(),
+    })
     expect(
       ((await stats.json()) as { total_occurrences: number }).total_occurrences,
     ).toBeGreaterThan(140)
   })
 
   it('rotates the key for a platform admin: the old one is refused at once', async () => {
-    const admin = await harness.signUp()
-    await harness.addMember(organizationId, user, admin, 'admin')
+    const admin = await setup.harness.signUp()
+    await setup.harness.addMember(setup.organizationId, setup.owner, admin, 'admin')
     const rotate = (as: TestUser) =>
-      harness.request(`/api/applications/${otherApplicationId}/error-key/rotate`, {
+      setup.harness.request(`/api/applications/${otherApplicationId}/error-key/rotate`, {
         method: 'POST',
         user: as,
         headers: headers(),
@@ -376,7 +382,7 @@ describe('error ingest: Sentry envelopes', () => {
     const before = await dsnOf(otherApplicationId)
     const refused = await rotate(admin)
     // The first user of a fresh database is the platform admin (docs/product/admin.md).
-    const asPlatformAdmin = refused.status === 403 ? await rotate(user) : refused
+    const asPlatformAdmin = refused.status === 403 ? await rotate(setup.owner) : refused
     expect(asPlatformAdmin.status).toBe(200)
     const { dsn: rotated } = (await asPlatformAdmin.json()) as { dsn: string }
     expect(rotated).not.toBe(before)
@@ -395,7 +401,7 @@ describe('error ingest: Sentry envelopes', () => {
   })
 
   it('passes frames through the symbolicate hook and every text through redact', async () => {
-    harness.created.errorIngest.useHooks({
+    setup.harness.created.errorIngest.useHooks({
       symbolicate: async (id, frames) =>
         id === applicationId
           ? frames.map((frame) => ({
@@ -428,15 +434,15 @@ describe('error ingest: Sentry envelopes', () => {
     expect(sent.status).toBe(200)
     const count = async () =>
       (
-        await harness.database.execute(
+        await setup.harness.database.execute(
           'select (select count(*) from error_groups where application_id = $1) + (select count(*) from error_instances where application_id = $1) + (select count(*) from error_projects where application_id = $1) as n',
           [doomed],
         )
       ).rows[0]?.n
     expect(Number(await count())).toBe(3)
-    await harness.request(`/api/applications/${doomed}`, {
+    await setup.harness.request(`/api/applications/${doomed}`, {
       method: 'DELETE',
-      user,
+      user: setup.owner,
       headers: headers(),
     })
     expect(Number(await count())).toBe(0)
@@ -444,15 +450,13 @@ describe('error ingest: Sentry envelopes', () => {
 })
 
 describe('error ingest: the rate limit', () => {
-  let harness: TestApp
-  beforeAll(async () => {
-    harness = await createTestApp({ ERRORS_RATE_LIMIT: '3/60' })
-  }, 60_000)
-  afterAll(() => harness.close())
+  const setup = useOrganizationHarness({
+    environment: { ERRORS_RATE_LIMIT: '3/60' },
+    timeoutMs: 60_000,
+  })
 
   it('answers 429 with Retry-After and X-Sentry-Rate-Limits past ERRORS_RATE_LIMIT', async () => {
-    const user = await harness.signUp()
-    const organizationId = await harness.createOrganization(user)
+    const { harness, owner: user, organizationId } = setup
     const created = await harness.request('/api/applications', {
       method: 'POST',
       user,

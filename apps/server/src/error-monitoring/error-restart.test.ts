@@ -5,10 +5,10 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { type DatabaseHandle, openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
-import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserErrorEvent, sdkEnvelope } from '../testing/sentry-envelopes.ts'
 import { createErrorIngest, dsnFor, errorProjectOf, ingestEnvelope } from './service.ts'
-import { browserErrorEvent, sdkEnvelope } from './test-envelopes.ts'
 
 /** docs/product/error-monitoring.md "Ingest": every envelope answered 200 survives a restart. */
 describe('error ingest across a restart', () => {

@@ -11,8 +11,8 @@ import type {
   ErrorStats,
 } from '@sprout/protocol/api/error-monitoring.ts'
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
-import type { ApplicationContext } from '../applications/service.ts'
-import { badRequest, notFound } from '../errors/app-error.ts'
+import { badRequest, notFound } from '../http/app-error.ts'
+import type { RequestContext } from '../http/request-context.ts'
 
 const groupColumns = {
   group: errorGroups,
@@ -37,7 +37,7 @@ function present({ group, applicationName }: GroupRow): ErrorGroup {
   }
 }
 
-const inOrganization = (context: ApplicationContext) =>
+const inOrganization = (context: RequestContext) =>
   eq(applications.organizationId, context.organization.id)
 
 function decodeCursor(cursor: string): { at: Date; id: string } {
@@ -54,7 +54,7 @@ const encodeCursor = (group: ErrorGroup) =>
 
 /** The organization's groups, most recently seen first, a page at a time. */
 export async function listErrorGroups(
-  context: ApplicationContext,
+  context: RequestContext,
   query: ErrorGroupsQuery,
 ): Promise<ErrorGroupList> {
   const conditions: SQL[] = [inOrganization(context)]
@@ -78,7 +78,7 @@ export async function listErrorGroups(
 
 /** One group of the caller's organization (and of `applicationId` when given), or a 404. */
 export async function findErrorGroup(
-  context: ApplicationContext,
+  context: RequestContext,
   groupId: string,
   applicationId?: string,
 ): Promise<ErrorGroup> {
@@ -97,7 +97,7 @@ export async function findErrorGroup(
 
 /** A group's newest occurrences (at most the 100 kept). */
 export async function listErrorInstances(
-  context: ApplicationContext,
+  context: RequestContext,
   groupId: string,
   limit: number,
   applicationId?: string,
@@ -123,7 +123,7 @@ export async function listErrorInstances(
 
 /** docs/product/error-monitoring.md "Error group status": any status to any other. */
 export async function updateErrorGroupStatus(
-  context: ApplicationContext,
+  context: RequestContext,
   groupId: string,
   status: ErrorGroupStatus,
   applicationId?: string,
@@ -135,7 +135,7 @@ export async function updateErrorGroupStatus(
 
 /** Groups per status and every occurrence counted, for the organization or one application. */
 export async function errorStats(
-  context: ApplicationContext,
+  context: RequestContext,
   applicationId?: string,
 ): Promise<ErrorStats> {
   const conditions = [inOrganization(context)]

@@ -6,11 +6,12 @@ import {
 } from '@sprout/protocol/api/error-monitoring.ts'
 import { Hono } from 'hono'
 import { requirePlatformAdmin } from '../admin/require-platform-admin.ts'
-import type { AppEnv } from '../app-env.ts'
-import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
+import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody, parseQuery } from '../http/parse-request.ts'
+import { requestContextOf } from '../http/request-context.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
   type ErrorIngest,
@@ -51,12 +52,7 @@ export function errorMonitoringRoutes(options: {
   app.use('/api/applications/:id/error-groups/*', organization)
   app.use('/api/applications/:id/error-stats', organization)
   app.use('/api/applications/:id/error-key/*', organization)
-  const contextOf = (variables: AppEnv['Variables']): ApplicationContext => ({
-    db,
-    origins,
-    organization: variables.organization,
-    userId: variables.user.id,
-  })
+  const contextOf = (variables: AppEnv['Variables']) => requestContextOf({ db, origins }, variables)
 
   app.get('/api/errors/groups', async (context) =>
     context.json(

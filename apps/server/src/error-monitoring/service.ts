@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Database } from '@sprout/db/database.ts'
 import { errorProjects } from '@sprout/db/schema/error-projects.ts'
 import { eq } from 'drizzle-orm'
-import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
+import { findApplicationRecord } from '../applications/service.ts'
+import type { RequestContext } from '../http/request-context.ts'
 import type { ErrorIngest } from './ingest.ts'
 
 export type { EnvelopeBody } from './envelope.ts'
@@ -25,6 +27,27 @@ export {
   listErrorInstances,
   updateErrorGroupStatus,
 } from './queries.ts'
+
+/** One envelope for one application's error project, as Sentry's envelope endpoint answers it. */
+export type EnvelopeIngest = (input: {
+  applicationId: string
+  /** The path's project id (sprout.internal); the tunnel's envelopes name it in their header. */
+  projectId?: string
+  body: Buffer
+  headers: IncomingHttpHeaders
+  query: URLSearchParams
+}) => Promise<{ status: number; body: string; headers?: Record<string, string> }>
+
+/** What the preview and apps hosts and sprout.internal need of error monitoring. */
+export type ErrorReporting = {
+  /** The application's DSN (its pages', its servers' with sprout.internal), or undefined. */
+  dsnFor: (applicationId: string) => Promise<string | undefined>
+  /** A key was rotated: the next `dsnFor` reads it again. */
+  forgetDsns: () => void
+  ingest: EnvelopeIngest
+  /** The largest envelope accepted (MAX_BODY_BYTES). */
+  maxBodyBytes: number
+}
 
 const newKey = () => randomBytes(16).toString('hex')
 
@@ -50,14 +73,14 @@ export function dsnFor(publicUrl: string, project: { publicKey: string; projectI
 }
 
 /** The DSN of the caller's application (`dsn` in `GET /api/applications/{id}`). */
-export async function errorDsn(context: ApplicationContext, applicationId: string) {
+export async function errorDsn(context: RequestContext, applicationId: string) {
   const application = await findApplicationRecord(context, applicationId)
   return dsnFor(context.origins.product, await errorProjectOf(context.db, application.id))
 }
 
 /** A new key: the old one is refused at once here, within seconds on other instances. */
 export async function rotateErrorKey(
-  context: ApplicationContext,
+  context: RequestContext,
   applicationId: string,
   ingest: ErrorIngest,
 ) {

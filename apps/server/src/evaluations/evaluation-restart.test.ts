@@ -1,16 +1,12 @@
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { startFakeAnthropic } from '@sprout/agent/testing/fake-anthropic.ts'
 import { evaluationItems } from '@sprout/db/schema/evaluations.ts'
-import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import type { EvaluationStatusResponse } from '@sprout/protocol/api/evaluations.ts'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { startServer } from '../start-server.ts'
-import { testDevboxCacheDir } from '../testing/test-app.ts'
-import { createPostgresDatabase, testDatabaseKind } from '../testing/test-database.ts'
+import { testDatabaseKind } from '../testing/database.ts'
+import { requestServer, serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
 import { seedApplication, seedConversations } from './seed-conversations.ts'
 
 // A server stopped mid-evaluation and started again on the same data goes on where it was
@@ -40,23 +36,11 @@ describe(`evaluations across a server restart (${testDatabaseKind})`, { timeout:
       })),
     )
     cleanups.push(fake.close)
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-evals-restart-'))
-    cleanups.push(() => removeWithMounts(dataDir))
-    const environment: Record<string, string> = {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DEVBOX_POOL_TARGET: '0',
-      DEVBOX_CACHE_DIR: testDevboxCacheDir,
+    const environment = await serverEnvironment(cleanups, 'sprout-evals-restart-', {
       ADMIN_EMAILS: 'restart-admin@example.com',
       ANTHROPIC_API_KEY: 'sk-ant-test',
       ANTHROPIC_BASE_URL: fake.baseUrl,
-    }
-    if (testDatabaseKind === 'postgres') {
-      const database = await createPostgresDatabase()
-      cleanups.push(database.drop)
-      environment.DATABASE_URL = database.url
-    }
+    })
     const config = parseConfig(environment)
 
     const first = await startServer(config, { serveWeb: false })
@@ -64,20 +48,10 @@ describe(`evaluations across a server restart (${testDatabaseKind})`, { timeout:
     let token = ''
     const call = (pathname: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers)
-      headers.set('origin', 'http://localhost:3000')
       if (token) headers.set('authorization', `Bearer ${token}`)
-      if (init.body) headers.set('content-type', 'application/json')
-      return fetch(`${base}${pathname}`, { ...init, headers })
+      return requestServer(base, pathname, { ...init, headers })
     }
-    const signUp = await call('/api/auth/sign-up/email', {
-      method: 'POST',
-      body: JSON.stringify({
-        email: 'restart-admin@example.com',
-        password: 'correct-horse-battery',
-        name: 'a',
-      }),
-    })
-    token = signUp.headers.get('set-auth-token') ?? ''
+    token = await signUpOverHttp(base, { email: 'restart-admin@example.com', name: 'a' })
     const organization = await call('/api/auth/organization/create', {
       method: 'POST',
       body: JSON.stringify({ name: 'Restart', slug: 'restart-evals' }),

@@ -5,7 +5,7 @@ import { evaluationItems } from '@sprout/db/schema/evaluations.ts'
 import type { EvaluationStatusResponse } from '@sprout/protocol/api/evaluations.ts'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 import { createEvaluationRunner } from './runner.ts'
 import { seedApplication, seedConversations } from './seed-conversations.ts'
 

@@ -4,7 +4,7 @@ import type {
   PromptTemplate,
 } from '@sprout/protocol/api/evaluations.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 import { seedApplication, seedConversations } from './seed-conversations.ts'
 
 const adminEmail = `evals-admin-${Date.now()}@example.com`

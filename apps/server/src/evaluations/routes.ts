@@ -6,8 +6,8 @@ import {
 } from '@sprout/protocol/api/evaluations.ts'
 import { Hono } from 'hono'
 import { requirePlatformAdmin } from '../admin/require-platform-admin.ts'
-import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config/config.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import { parseJsonBody, parseQuery } from '../http/parse-request.ts'
 import type { EvaluationRunner } from './runner.ts'
 import {

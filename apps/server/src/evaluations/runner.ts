@@ -2,7 +2,7 @@ import type { ProvidersConfig } from '@sprout/agent/providers/providers-config.t
 import type { Database } from '@sprout/db/database.ts'
 import { evaluationItems, evaluations } from '@sprout/db/schema/evaluations.ts'
 import { and, eq, sql } from 'drizzle-orm'
-import { conflict } from '../errors/app-error.ts'
+import { conflict } from '../http/app-error.ts'
 import { createJudge, defaultJudgeRetry, type Judge, type JudgeRetry } from './judge.ts'
 import { findEvaluationForStart } from './service.ts'
 import { judgeInstructions } from './templates.ts'

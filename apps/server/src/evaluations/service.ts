@@ -18,7 +18,7 @@ import { evaluationMessages } from '@sprout/protocol/api/evaluations.ts'
 import { DEFAULT_MODEL_ID, DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
-import { badRequest, notFound } from '../errors/app-error.ts'
+import { badRequest, notFound } from '../http/app-error.ts'
 import { listModels, requireRunnableModel } from '../models/service.ts'
 
 // docs/product/admin.md "Conversation Evaluations tab": platform admins only (the routes check).

@@ -44,106 +44,122 @@ function failedOutput(name: string, output: string): boolean {
   return (parsed.exitCode !== undefined && parsed.exitCode !== 0) || parsed.notes.length > 0
 }
 
+type TranscriptBuilder = {
+  entries: TranscriptEntry[]
+  usage: Transcript['usage']
+  openText: Map<string, { kind: 'assistant'; text: string }>
+  tools: Map<string, Extract<TranscriptEntry, { kind: 'tool' }>>
+}
+
+function toolOf(builder: TranscriptBuilder, chunk: StoredChunk) {
+  const id = text(chunk.toolCallId)
+  let tool = builder.tools.get(id)
+  if (!tool) {
+    tool = { kind: 'tool', name: text(chunk.toolName), input: undefined, output: '', failed: false }
+    builder.tools.set(id, tool)
+    builder.entries.push(tool)
+  }
+  if (chunk.toolName) tool.name = text(chunk.toolName)
+  return tool
+}
+
+/** The agent's text and tool calls: parts opened, then filled by later chunks. */
+function applyPartChunk(builder: TranscriptBuilder, chunk: StoredChunk) {
+  switch (chunk.type) {
+    case 'text-start': {
+      const entry = { kind: 'assistant' as const, text: '' }
+      builder.openText.set(text(chunk.id), entry)
+      builder.entries.push(entry)
+      break
+    }
+    case 'text-delta': {
+      const entry = builder.openText.get(text(chunk.id))
+      if (entry) entry.text += text(chunk.delta)
+      break
+    }
+    case 'tool-input-start':
+    case 'tool-input-available':
+      toolOf(builder, chunk).input = chunk.input
+      break
+    case 'tool-input-error': {
+      const tool = toolOf(builder, chunk)
+      tool.input = chunk.input
+      tool.output = text(chunk.errorText)
+      tool.failed = true
+      break
+    }
+    case 'tool-output-available': {
+      if (chunk.preliminary) break
+      const tool = toolOf(builder, chunk)
+      tool.output = outputText(chunk.output)
+      tool.failed = failedOutput(tool.name, tool.output)
+      break
+    }
+    case 'tool-output-error': {
+      const tool = toolOf(builder, chunk)
+      tool.output = text(chunk.errorText)
+      tool.failed = true
+      break
+    }
+  }
+}
+
+/** Whole entries: the user's messages, errors, staged messages, compactions, runs and usage. */
+function applyChunk(builder: TranscriptBuilder, chunk: StoredChunk) {
+  const data = (chunk.data ?? {}) as Record<string, unknown>
+  const { entries, usage } = builder
+  switch (chunk.type) {
+    case 'data-user-message':
+      entries.push({ kind: 'user', text: text(data.text) })
+      break
+    case 'error':
+      entries.push({ kind: 'error', text: text(chunk.errorText), errorType: null })
+      break
+    case 'data-error':
+      entries.push({
+        kind: 'error',
+        text: text(data.error),
+        errorType: typeof data.errorType === 'string' ? data.errorType : null,
+      })
+      break
+    case 'data-staged':
+      entries.push({
+        kind: 'staged',
+        status: data.status === 'unsent' ? 'unsent' : 'sent',
+        text: text(data.text),
+      })
+      break
+    case 'data-compaction':
+      if (data.status === 'done') entries.push({ kind: 'compaction' })
+      break
+    case 'data-run':
+      entries.push({ kind: 'run', status: text(data.status) })
+      break
+    case 'data-usage':
+      // Each usage chunk reports one model step; the conversation's spend is their sum.
+      usage.inputTokens += Number(data.inputTokens) || 0
+      usage.outputTokens += Number(data.outputTokens) || 0
+      usage.cacheReadTokens += Number(data.cacheReadTokens) || 0
+      break
+    default:
+      applyPartChunk(builder, chunk)
+  }
+}
+
 /** Rebuilds the transcript from chunks in seq order (deltas joined per part). */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one switch over the stream's chunk types
 export function buildTranscript(rows: { chunk: unknown; createdAt: Date }[]): Transcript {
-  const entries: TranscriptEntry[] = []
-  const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0 }
-  const openText = new Map<string, { kind: 'assistant'; text: string }>()
-  const tools = new Map<string, Extract<TranscriptEntry, { kind: 'tool' }>>()
-  const toolOf = (chunk: StoredChunk) => {
-    const id = text(chunk.toolCallId)
-    let tool = tools.get(id)
-    if (!tool) {
-      tool = {
-        kind: 'tool',
-        name: text(chunk.toolName),
-        input: undefined,
-        output: '',
-        failed: false,
-      }
-      tools.set(id, tool)
-      entries.push(tool)
-    }
-    if (chunk.toolName) tool.name = text(chunk.toolName)
-    return tool
+  const builder: TranscriptBuilder = {
+    entries: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0 },
+    openText: new Map(),
+    tools: new Map(),
   }
-  for (const row of rows) {
-    const chunk = row.chunk as StoredChunk
-    const data = (chunk.data ?? {}) as Record<string, unknown>
-    switch (chunk.type) {
-      case 'data-user-message':
-        entries.push({ kind: 'user', text: text(data.text) })
-        break
-      case 'text-start': {
-        const entry = { kind: 'assistant' as const, text: '' }
-        openText.set(text(chunk.id), entry)
-        entries.push(entry)
-        break
-      }
-      case 'text-delta': {
-        const entry = openText.get(text(chunk.id))
-        if (entry) entry.text += text(chunk.delta)
-        break
-      }
-      case 'tool-input-start':
-      case 'tool-input-available':
-        toolOf(chunk).input = chunk.input
-        break
-      case 'tool-input-error': {
-        const tool = toolOf(chunk)
-        tool.input = chunk.input
-        tool.output = text(chunk.errorText)
-        tool.failed = true
-        break
-      }
-      case 'tool-output-available': {
-        if (chunk.preliminary) break
-        const tool = toolOf(chunk)
-        tool.output = outputText(chunk.output)
-        tool.failed = failedOutput(tool.name, tool.output)
-        break
-      }
-      case 'tool-output-error': {
-        const tool = toolOf(chunk)
-        tool.output = text(chunk.errorText)
-        tool.failed = true
-        break
-      }
-      case 'error':
-        entries.push({ kind: 'error', text: text(chunk.errorText), errorType: null })
-        break
-      case 'data-error':
-        entries.push({
-          kind: 'error',
-          text: text(data.error),
-          errorType: typeof data.errorType === 'string' ? data.errorType : null,
-        })
-        break
-      case 'data-staged':
-        entries.push({
-          kind: 'staged',
-          status: data.status === 'unsent' ? 'unsent' : 'sent',
-          text: text(data.text),
-        })
-        break
-      case 'data-compaction':
-        if (data.status === 'done') entries.push({ kind: 'compaction' })
-        break
-      case 'data-run':
-        entries.push({ kind: 'run', status: text(data.status) })
-        break
-      case 'data-usage':
-        // Each usage chunk reports one model step; the conversation's spend is their sum.
-        usage.inputTokens += Number(data.inputTokens) || 0
-        usage.outputTokens += Number(data.outputTokens) || 0
-        usage.cacheReadTokens += Number(data.cacheReadTokens) || 0
-        break
-    }
-  }
+  for (const row of rows) applyChunk(builder, row.chunk as StoredChunk)
   return {
-    entries: entries.filter((entry) => entry.kind !== 'assistant' || entry.text.trim() !== ''),
-    usage,
+    entries: builder.entries.filter(
+      (entry) => entry.kind !== 'assistant' || entry.text.trim() !== '',
+    ),
+    usage: builder.usage,
     startedAt: rows[0]?.createdAt ?? null,
     endedAt: rows.at(-1)?.createdAt ?? null,
   }

@@ -1,14 +1,14 @@
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestApp } from '../testing/app-harness.ts'
 import {
   type ChatActor,
   call,
   isRunEnd,
   readStream,
   startChatHarness,
-} from '../conversations/chat-test-client.ts'
-import type { TestApp } from '../testing/test-app.ts'
+} from '../testing/chat-client.ts'
 
 type AnthropicRequest = {
   system?: { text: string }[]

@@ -7,13 +7,13 @@ import {
 } from '@sprout/protocol/api/conversations.ts'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import { parseJsonBody, parseOptionalJsonBody } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import {
-  type ChatContext,
   type ConversationRuntime,
+  chatContextOf,
   continueConversation,
   findConversationRecord,
   interruptConversation,
@@ -39,12 +39,7 @@ export function explorationRoutes(options: {
   app.use('/api/explorations', requireOrganization(db, options.memberships))
   app.use('/api/explorations/*', requireOrganization(db, options.memberships))
 
-  const contextOf = (context: Context<AppEnv>): ChatContext => ({
-    db,
-    organization: context.var.organization,
-    userId: context.var.user.id,
-    runtime,
-  })
+  const contextOf = (context: Context<AppEnv>) => chatContextOf(db, runtime, context.var)
   const idOf = (context: Context<AppEnv>) => context.req.param('id') ?? ''
 
   app.post('/api/explorations', async (context) => {

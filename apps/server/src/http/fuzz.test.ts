@@ -3,7 +3,7 @@ import { ORGANIZATION_SLUG_MAX } from '@sprout/protocol/api/auth.ts'
 import { JSON_MAX_DEPTH } from '@sprout/protocol/text/json-depth.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { allowedAuthEndpoints } from '../auth/auth-endpoints.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 
 // Hostile bodies for every write route (found on the app, as route-matrix.test.ts finds them):
 // none may answer 5xx. Seeded, so a failure names a request that fails again the same way.

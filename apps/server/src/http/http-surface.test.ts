@@ -1,43 +1,39 @@
 import { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { onError } from '../errors/on-error.ts'
-import { createTestApp, type TestApp } from '../testing/test-app.ts'
+import { useTestApp } from '../testing/use-app-harness.ts'
+import { onError } from './on-error.ts'
 import { parseJsonBody } from './parse-request.ts'
 
 describe('the product origin', () => {
-  let harness: TestApp
-  beforeAll(async () => {
-    harness = await createTestApp()
-  })
-  afterAll(() => harness.close())
+  const setup = useTestApp()
 
   it('answers /healthz', async () => {
-    const response = await harness.request('/healthz')
+    const response = await setup.harness.request('/healthz')
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ status: 'ok' })
   })
 
   it('sends security headers', async () => {
-    const response = await harness.request('/healthz')
+    const response = await setup.harness.request('/healthz')
     const policy = response.headers.get('content-security-policy') ?? ''
     expect(policy).toContain("frame-ancestors 'none'")
     // The Google Picker API's script and frame, for the spreadsheet integration's file picker.
     expect(policy).toContain("script-src 'self' https://apis.google.com;")
     expect(policy).toContain(
-      `frame-src http://*.preview.localhost:${harness.port} https://docs.google.com;`,
+      `frame-src http://*.preview.localhost:${setup.harness.port} https://docs.google.com;`,
     )
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
   })
 
   it('sends them on better-auth answers and API errors too', async () => {
-    const user = await harness.signUp()
+    const user = await setup.harness.signUp()
     for (const [path, status] of [
       ['/api/auth/get-session', 200],
       ['/api/nothing-here', 404],
     ] as const) {
-      const response = await harness.request(path, { user })
+      const response = await setup.harness.request(path, { user })
       expect(response.status, path).toBe(status)
       expect(response.headers.get('x-frame-options'), path).toBe('DENY')
       expect(response.headers.get('content-security-policy'), path).toContain("object-src 'none'")
@@ -46,9 +42,9 @@ describe('the product origin', () => {
 
   it('sends them when Node serves the answer, on routes, errors and better-auth alike', async () => {
     // Served by Node they are set on its response before the route answers (security-headers.ts).
-    await harness.listen()
-    const user = await harness.signUp()
-    const base = `http://127.0.0.1:${harness.port}`
+    await setup.harness.listen()
+    const user = await setup.harness.signUp()
+    const base = `http://127.0.0.1:${setup.harness.port}`
     for (const [path, status] of [
       ['/healthz', 200],
       ['/api/organizations?is_personal=true', 200],
@@ -70,17 +66,17 @@ describe('the product origin', () => {
   })
 
   it('answers unknown API routes with the error shape', async () => {
-    const user = await harness.signUp()
-    const response = await harness.request('/api/nothing-here', { user })
+    const user = await setup.harness.signUp()
+    const response = await setup.harness.request('/api/nothing-here', { user })
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: 'No such API route' })
   })
 
   it('keeps preview and apps hosts away from product routes and cookies', async () => {
-    const user = await harness.signUp()
+    const user = await setup.harness.signUp()
     for (const host of ['my-app.preview.localhost:3000', 'my-app.apps.localhost:3000']) {
       for (const path of ['/api/admin/status', '/api/auth/get-session', '/healthz', '/']) {
-        const response = await harness.request(path, {
+        const response = await setup.harness.request(path, {
           user,
           as: 'cookie',
           headers: { host },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cookieHeader, createTestApp, type TestApp } from '../testing/test-app.ts'
+import { cookieHeader, createTestApp, type TestApp } from '../testing/app-harness.ts'
 
 /** With the default PUBLIC_URL (localhost), the loopback addresses of the same server work too. */
 describe('loopback aliases of the product origin', () => {

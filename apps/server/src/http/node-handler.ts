@@ -1,15 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
-import type { createApp } from '../app.ts'
+import type { Origins } from './origins.ts'
 
-type Created = ReturnType<typeof createApp>
+/** A host the server answers at the node level: previews and deployed apps. */
+type NodeHost = {
+  handle: (request: IncomingMessage, response: ServerResponse, slug: string) => Promise<void>
+}
+
+type NodeHandlersInput = {
+  app: { fetch: (request: Request) => Response | Promise<Response> }
+  origins: Origins
+  previewHost: NodeHost & {
+    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => Promise<void>
+  }
+  appsHost: NodeHost
+}
 
 /**
  * One HTTP server, routed by Host: previews and deploys are handled at the node level (streamed
  * proxying and WebSocket upgrades), everything else by the Hono app.
  */
-export function createNodeHandlers({ app, origins, previewHost, appsHost }: Created) {
+export function createNodeHandlers({ app, origins, previewHost, appsHost }: NodeHandlersInput) {
   const product = getRequestListener(app.fetch)
   const failed = (response: ServerResponse) => (error: unknown) => {
     console.error('[server] preview or apps request failed:', error)

@@ -2,7 +2,7 @@ import { exceedsJsonDepth, jsonTooDeepMessage } from '@sprout/protocol/text/json
 import { toStorableJson } from '@sprout/protocol/text/well-formed.ts'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { badRequest } from '../errors/app-error.ts'
+import { badRequest } from './app-error.ts'
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues

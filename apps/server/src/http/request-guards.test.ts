@@ -1,29 +1,21 @@
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
 import { findNulField, withErrorBody } from './request-guards.ts'
 
 describe('request guards', () => {
-  let harness: TestApp
-  let user: TestUser
+  const setup = useOrganizationHarness({
+    environment: { MAX_BODY_BYTES: String(64 * 1024) },
+    organizationName: 'Guarded org',
+    listen: true,
+    timeoutMs: 60_000,
+  })
   let applicationId: string
-  let organizationId: string
-  const headers = () => ({ 'organization-id': organizationId })
+  const headers = setup.headers
 
   beforeAll(async () => {
-    harness = await createTestApp({ MAX_BODY_BYTES: String(64 * 1024) })
-    await harness.listen()
-    user = await harness.signUp()
-    organizationId = await harness.createOrganization(user, 'Guarded org')
-    const created = await harness.request('/api/applications', {
-      method: 'POST',
-      user,
-      headers: headers(),
-      body: JSON.stringify({ initial_prompt: 'A page', model: 'demo' }),
-    })
-    applicationId = ((await created.json()) as { id: string }).id
+    applicationId = await setup.createApplication('A page')
   }, 60_000)
-  afterAll(() => harness.close())
 
   it('answers a NUL byte in a path with a 400 naming the parameter, changing nothing', async () => {
     for (const [method, path] of [
@@ -42,7 +34,11 @@ describe('request guards', () => {
       ['POST', '/api/explorations/%00/message'],
       ['POST', '/api/explorations/a%00b/interrupt'],
     ] as const) {
-      const response = await harness.request(path, { method, user, headers: headers() })
+      const response = await setup.harness.request(path, {
+        method,
+        user: setup.owner,
+        headers: headers(),
+      })
       expect(response.status, `${method} ${path}`).toBe(400)
       expect(await response.json(), path).toEqual({
         error: 'Invalid path parameter "id": contains a NUL byte',
@@ -50,31 +46,31 @@ describe('request guards', () => {
     }
     // A path no route names still gets the 400, not a database error.
     for (const path of ['/api/organizations/%00', '/api/auth/%00/get-session']) {
-      const response = await harness.request(path, { user, headers: headers() })
+      const response = await setup.harness.request(path, { user: setup.owner, headers: headers() })
       expect(response.status, path).toBe(400)
       expect(await response.json()).toEqual({
         error: 'Invalid path: it contains a NUL byte (%00)',
       })
     }
-    const intact = await harness.request(`/api/applications/${applicationId}`, {
-      user,
+    const intact = await setup.harness.request(`/api/applications/${applicationId}`, {
+      user: setup.owner,
       headers: headers(),
     })
     expect(intact.status).toBe(200)
   })
 
   it('names the query parameter or JSON field that holds a NUL byte', async () => {
-    const query = await harness.request(
+    const query = await setup.harness.request(
       `/api/demo/applications/${applicationId}/conversation?conversation_id=a%00b`,
-      { user, headers: headers() },
+      { user: setup.owner, headers: headers() },
     )
     expect(query.status).toBe(400)
     expect(await query.json()).toEqual({
       error: 'Invalid query parameter "conversation_id": contains a NUL byte',
     })
-    const body = await harness.request('/api/applications', {
+    const body = await setup.harness.request('/api/applications', {
       method: 'POST',
-      user,
+      user: setup.owner,
       headers: headers(),
       body: JSON.stringify({ initial_prompt: 'a\u0000b', model: 'demo' }),
     })
@@ -82,7 +78,7 @@ describe('request guards', () => {
     expect(await body.json()).toEqual({
       error: 'Invalid field "initial_prompt": contains a NUL byte',
     })
-    const signUp = await harness.request('/api/auth/sign-up/email', {
+    const signUp = await setup.harness.request('/api/auth/sign-up/email', {
       method: 'POST',
       body: JSON.stringify({
         email: 'nul@example.com',
@@ -96,18 +92,21 @@ describe('request guards', () => {
   })
 
   it('stores lone surrogates as U+FFFD instead of failing on them', async () => {
-    const created = await harness.request('/api/applications', {
+    const created = await setup.harness.request('/api/applications', {
       method: 'POST',
-      user,
+      user: setup.owner,
       headers: headers(),
       body: '{"name":"half \\ud800 pair","initial_prompt":"\\udfff","model":"demo"}',
     })
     expect(created.status).toBe(201)
     const { id } = (await created.json()) as { id: string }
-    const read = await harness.request(`/api/applications/${id}`, { user, headers: headers() })
+    const read = await setup.harness.request(`/api/applications/${id}`, {
+      user: setup.owner,
+      headers: headers(),
+    })
     expect(((await read.json()) as { name: string }).name).toBe('half \ufffd pair')
     // better-auth's routes do not go through our parser; its writes must not fail either.
-    const signUp = await harness.request('/api/auth/sign-up/email', {
+    const signUp = await setup.harness.request('/api/auth/sign-up/email', {
       method: 'POST',
       body: `{"email":"surrogate-${Date.now()}@example.com","password":"correct-horse-battery","name":"x\\ud800"}`,
     })
@@ -117,9 +116,9 @@ describe('request guards', () => {
   it('answers a body that is not a JSON object with a 400, not a TypeError', async () => {
     for (const action of ['interrupt', 'continue']) {
       for (const body of ['null', '[]', '7', '"text"', '{']) {
-        const response = await harness.request(
+        const response = await setup.harness.request(
           `/api/demo/applications/${applicationId}/${action}`,
-          { method: 'POST', user, headers: headers(), body },
+          { method: 'POST', user: setup.owner, headers: headers(), body },
         )
         expect(response.status, `${action} ${body}`).toBe(400)
         expect(((await response.json()) as { error: string }).error).toMatch(
@@ -131,9 +130,9 @@ describe('request guards', () => {
 
   it('refuses a body past MAX_BODY_BYTES before parsing it, with or without a length', async () => {
     const large = JSON.stringify({ initial_prompt: 'x'.repeat(100 * 1024), model: 'demo' })
-    const declared = await harness.request('/api/applications', {
+    const declared = await setup.harness.request('/api/applications', {
       method: 'POST',
-      user,
+      user: setup.owner,
       headers: headers(),
       body: large,
     })
@@ -146,12 +145,12 @@ describe('request guards', () => {
       const request = http.request(
         {
           host: '127.0.0.1',
-          port: harness.port,
+          port: setup.harness.port,
           method: 'POST',
           path: '/api/auth/sign-in/email',
           headers: {
-            host: `localhost:${harness.port}`,
-            origin: harness.config.publicUrl,
+            host: `localhost:${setup.harness.port}`,
+            origin: setup.harness.config.publicUrl,
             'content-type': 'application/json',
             'transfer-encoding': 'chunked',
           },
@@ -191,9 +190,9 @@ describe('request guards', () => {
     })
     const bare = await withErrorBody(new Response(null, { status: 404 }))
     expect(await bare.json()).toEqual({ error: 'Request failed' })
-    const signIn = await harness.request('/api/auth/sign-in/email', {
+    const signIn = await setup.harness.request('/api/auth/sign-in/email', {
       method: 'POST',
-      body: JSON.stringify({ email: user.email, password: 'not-the-password' }),
+      body: JSON.stringify({ email: setup.owner.email, password: 'not-the-password' }),
     })
     expect(signIn.status).toBe(401)
     expect(await signIn.json()).toMatchObject({ error: 'Invalid email or password' })

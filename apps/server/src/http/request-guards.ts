@@ -4,8 +4,8 @@ import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
-import type { AppEnv } from '../app-env.ts'
-import { badRequest, payloadTooLarge } from '../errors/app-error.ts'
+import type { AppEnv } from './app-env.ts'
+import { badRequest, payloadTooLarge } from './app-error.ts'
 import { parseJsonText, parseValue } from './parse-request.ts'
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

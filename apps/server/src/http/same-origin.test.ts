@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { describe, expect, it } from 'vitest'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
 import { carriesSessionCookie } from './same-origin.ts'
 
 const foreign = 'http://evil.example'
 
 describe('same-origin check of cookie-authenticated writes', () => {
-  let harness: TestApp
-  let user: TestUser
-  let organizationId: string
-
-  beforeAll(async () => {
-    harness = await createTestApp()
-    user = await harness.signUp()
-    organizationId = await harness.createOrganization(user, 'Origin checked')
-  }, 60_000)
-  afterAll(() => harness.close())
+  const setup = useOrganizationHarness({ organizationName: 'Origin checked', timeoutMs: 60_000 })
 
   const createApplication = (headers: Record<string, string>) =>
-    harness.request('/api/applications', {
+    setup.harness.request('/api/applications', {
       method: 'POST',
-      headers: { 'organization-id': organizationId, ...headers },
+      headers: { 'organization-id': setup.organizationId, ...headers },
       body: JSON.stringify({ initial_prompt: 'A counter', model: 'demo' }),
     })
   const applicationCount = async () => {
-    const response = await harness.request('/api/applications', {
-      user,
-      headers: { 'organization-id': organizationId },
+    const response = await setup.harness.request('/api/applications', {
+      user: setup.owner,
+      headers: { 'organization-id': setup.organizationId },
     })
     return ((await response.json()) as unknown[]).length
   }
@@ -35,24 +26,24 @@ describe('same-origin check of cookie-authenticated writes', () => {
     for (const authorization of [
       'Basic eDp4',
       'Bearer not-a-token',
-      `Bearer ${user.token}`,
+      `Bearer ${setup.owner.token}`,
       'x',
       '',
     ]) {
       const response = await createApplication({
-        cookie: user.cookie,
+        cookie: setup.owner.cookie,
         authorization,
         origin: foreign,
       })
       expect(response.status, `Authorization: ${authorization}`).toBe(403)
       expect(((await response.json()) as { error: string }).error).toMatch(/not trusted/)
     }
-    const withoutOrigin = await harness.app.request('/api/applications', {
+    const withoutOrigin = await setup.harness.app.request('/api/applications', {
       method: 'POST',
       headers: {
-        cookie: user.cookie,
+        cookie: setup.owner.cookie,
         authorization: 'Basic eDp4',
-        'organization-id': organizationId,
+        'organization-id': setup.organizationId,
       },
       body: JSON.stringify({ initial_prompt: 'A counter', model: 'demo' }),
     })
@@ -61,9 +52,9 @@ describe('same-origin check of cookie-authenticated writes', () => {
   })
 
   it('refuses the same on better-auth routes', async () => {
-    const response = await harness.request('/api/auth/organization/create', {
+    const response = await setup.harness.request('/api/auth/organization/create', {
       method: 'POST',
-      headers: { cookie: user.cookie, authorization: 'Basic eDp4', origin: foreign },
+      headers: { cookie: setup.owner.cookie, authorization: 'Basic eDp4', origin: foreign },
       body: JSON.stringify({ name: 'Forged', slug: `forged-${Date.now()}` }),
     })
     expect(response.status).toBe(403)
@@ -71,7 +62,7 @@ describe('same-origin check of cookie-authenticated writes', () => {
 
   it('lets through a bearer call without the session cookie, from any origin', async () => {
     const before = await applicationCount()
-    const bearer = `Bearer ${user.token}`
+    const bearer = `Bearer ${setup.owner.token}`
     expect((await createApplication({ authorization: bearer, origin: foreign })).status).toBe(201)
     const otherCookie = await createApplication({
       authorization: bearer,
@@ -83,7 +74,7 @@ describe('same-origin check of cookie-authenticated writes', () => {
   })
 
   it('lets through a cookie write from the product origin', async () => {
-    const response = await createApplication({ cookie: user.cookie })
+    const response = await createApplication({ cookie: setup.owner.cookie })
     expect(response.status).toBe(201)
   })
 })

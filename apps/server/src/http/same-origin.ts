@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../app-env.ts'
-import { forbidden } from '../errors/app-error.ts'
+import type { AppEnv } from './app-env.ts'
+import { forbidden } from './app-error.ts'
 import { type Origins, untrustedOriginMessage } from './origins.ts'
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])

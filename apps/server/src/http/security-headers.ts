@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv } from './app-env.ts'
 import type { Origins } from './origins.ts'
 
 /**

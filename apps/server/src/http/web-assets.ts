@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv } from './app-env.ts'
 
 /** Serves the built SPA: hashed assets cached for a year, every other GET falls back to index.html. */
 export function webAssets(distDir: string) {

@@ -6,7 +6,7 @@ import {
 } from '@sprout/protocol/api/integrations.ts'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 import { definitionOwner, unseal } from './sealing.ts'
 import { listIntegrations } from './service.ts'
 

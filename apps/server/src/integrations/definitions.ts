@@ -11,8 +11,8 @@ import {
   type SaveIntegrationRequest,
 } from '@sprout/protocol/api/integrations.ts'
 import { asc, eq } from 'drizzle-orm'
-import { badRequest, conflict, notFound } from '../errors/app-error.ts'
-import type { VaultKeyring } from '../vault/service.ts'
+import { badRequest, conflict, notFound } from '../http/app-error.ts'
+import type { VaultKeyring } from '../sealing/master-keys.ts'
 import { definitionOwner, seal, unseal } from './sealing.ts'
 
 /** What the integrations area needs: the database, the vault's keys, where callbacks land. */

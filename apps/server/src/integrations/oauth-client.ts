@@ -115,6 +115,25 @@ function asRefusal(error: unknown): unknown {
   return error
 }
 
+/** Runs one request of this client to the server; error answers become OAuthRefusal. */
+async function asClient<Result>(
+  endpoints: OAuthEndpoints,
+  issuer: string,
+  request: (
+    as: oauth.AuthorizationServer,
+    client: oauth.Client,
+    authentication: oauth.ClientAuth,
+  ) => Promise<Result>,
+): Promise<Result> {
+  const as = authorizationServer(endpoints, issuer)
+  const client: oauth.Client = { client_id: endpoints.clientId }
+  try {
+    return await request(as, client, oauth.ClientSecretPost(endpoints.clientSecret))
+  } catch (error) {
+    throw asRefusal(error)
+  }
+}
+
 /**
  * Checks the callback's parameters (state already checked by the caller, `iss` here) and
  * exchanges the code with the PKCE verifier. Throws OAuthRefusal for an `error` callback or an
@@ -126,43 +145,40 @@ export async function exchangeCode(
   redirectUri: string,
   codeVerifier: string,
 ): Promise<TokenSet> {
-  const as = authorizationServer(endpoints, expectedIssuer(endpoints, callback.get('iss')))
-  const client: oauth.Client = { client_id: endpoints.clientId }
-  try {
+  const issuer = expectedIssuer(endpoints, callback.get('iss'))
+  return asClient(endpoints, issuer, async (as, client, authentication) => {
     const parameters = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck)
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       client,
-      oauth.ClientSecretPost(endpoints.clientSecret),
+      authentication,
       parameters,
       redirectUri,
       codeVerifier,
       requestOptions(endpoints.tokenUrl),
     )
     return toTokenSet(await oauth.processAuthorizationCodeResponse(as, client, response))
-  } catch (error) {
-    throw asRefusal(error)
-  }
+  })
 }
 
 export async function refreshTokens(
   endpoints: OAuthEndpoints,
   refreshToken: string,
 ): Promise<TokenSet> {
-  const as = authorizationServer(endpoints, new URL(endpoints.authUrl).origin)
-  const client: oauth.Client = { client_id: endpoints.clientId }
-  try {
-    const response = await oauth.refreshTokenGrantRequest(
-      as,
-      client,
-      oauth.ClientSecretPost(endpoints.clientSecret),
-      refreshToken,
-      requestOptions(endpoints.tokenUrl),
-    )
-    return toTokenSet(await oauth.processRefreshTokenResponse(as, client, response))
-  } catch (error) {
-    throw asRefusal(error)
-  }
+  return asClient(
+    endpoints,
+    new URL(endpoints.authUrl).origin,
+    async (as, client, authentication) => {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        authentication,
+        refreshToken,
+        requestOptions(endpoints.tokenUrl),
+      )
+      return toTokenSet(await oauth.processRefreshTokenResponse(as, client, response))
+    },
+  )
 }
 
 /** RFC 7009: a 200 means the token is no longer valid (or never was). */
@@ -171,18 +187,15 @@ export async function revokeToken(
   token: string,
   hint: 'access_token' | 'refresh_token',
 ): Promise<void> {
-  const as = authorizationServer(endpoints, new URL(endpoints.authUrl).origin)
-  const client: oauth.Client = { client_id: endpoints.clientId }
-  try {
-    const response = await oauth.revocationRequest(
-      as,
-      client,
-      oauth.ClientSecretPost(endpoints.clientSecret),
-      token,
-      { ...requestOptions(endpoints.revokeUrl), additionalParameters: { token_type_hint: hint } },
-    )
-    await oauth.processRevocationResponse(response)
-  } catch (error) {
-    throw asRefusal(error)
-  }
+  await asClient(
+    endpoints,
+    new URL(endpoints.authUrl).origin,
+    async (as, client, authentication) => {
+      const response = await oauth.revocationRequest(as, client, authentication, token, {
+        ...requestOptions(endpoints.revokeUrl),
+        additionalParameters: { token_type_hint: hint },
+      })
+      await oauth.processRevocationResponse(response)
+    },
+  )
 }

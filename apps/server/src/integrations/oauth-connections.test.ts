@@ -4,12 +4,12 @@ import { integrationConnections, oauthStates } from '@sprout/db/schema/integrati
 import type { Integration } from '@sprout/protocol/api/integrations.ts'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 import {
   followToRedirect,
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from '../testing/oauth-server.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
 import { connectionOwner, unseal } from './sealing.ts'
 
 const service = 'tracker'

@@ -1,30 +1,26 @@
 import { randomBytes } from 'node:crypto'
 import { integrationConnections, integrationDefinitions } from '@sprout/db/schema/integrations.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../testing/test-app.ts'
-import { createKeyring } from '../vault/vault-keys.ts'
+import { describe, expect, it } from 'vitest'
+import { createKeyring } from '../sealing/master-keys.ts'
+import { useTestApp } from '../testing/use-app-harness.ts'
 import { resealIntegrationSecrets } from './reseal.ts'
 import { connectionOwner, definitionOwner, seal, unseal } from './sealing.ts'
 
 describe('integration secrets on key rotation', { timeout: 120_000 }, () => {
-  let harness: TestApp
-  beforeAll(async () => {
-    harness = await createTestApp()
-  })
-  afterAll(() => harness.close())
+  const setup = useTestApp()
 
   it('moves client secrets and tokens under VAULT_KEY, once, and they still open', async () => {
-    const admin = await harness.signUp()
-    const organizationId = await harness.createOrganization(admin, 'Rotators')
-    const created = await harness.request('/api/admin/integrations', {
+    const admin = await setup.harness.signUp()
+    const organizationId = await setup.harness.createOrganization(admin, 'Rotators')
+    const created = await setup.harness.request('/api/admin/integrations', {
       method: 'POST',
       user: admin,
       body: JSON.stringify({ preset: 'linear', client_id: 'id', client_secret: 'old-secret' }),
     })
     expect(created.status).toBe(201)
-    const oldKeyring = harness.created.integrationDeps.keyring
+    const oldKeyring = setup.harness.created.integrationDeps.keyring
     const owner = connectionOwner(organizationId, 'linear')
-    await harness.database.db.insert(integrationConnections).values({
+    await setup.harness.database.db.insert(integrationConnections).values({
       organizationId,
       serviceName: 'linear',
       accessToken: seal(oldKeyring, owner, 'access_token', 'the-access-token'),
@@ -35,7 +31,7 @@ describe('integration secrets on key rotation', { timeout: 120_000 }, () => {
     const rotated = createKeyring(randomBytes(32).toString('base64'), [
       oldKeyring.current.key.toString('base64'),
     ])
-    const db = harness.database.db
+    const db = setup.harness.database.db
     expect(await resealIntegrationSecrets(db, rotated)).toBe(3)
     expect(await resealIntegrationSecrets(db, rotated)).toBe(0)
     const [definition] = await db.select().from(integrationDefinitions)

@@ -6,7 +6,7 @@ import {
   type SealedColumn,
 } from '@sprout/db/schema/integrations.ts'
 import { and, eq } from 'drizzle-orm'
-import type { VaultKeyring } from '../vault/service.ts'
+import type { VaultKeyring } from '../sealing/master-keys.ts'
 import { connectionOwner, definitionOwner, seal, stateOwner, unseal } from './sealing.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { SealedColumn } from '@sprout/db/schema/integrations.ts'
-import type { VaultKeyring } from '../vault/service.ts'
-import { openSecret, sealSecret } from '../vault/service.ts'
+import type { VaultKeyring } from '../sealing/master-keys.ts'
+import { openSecret, sealSecret } from '../sealing/secret-sealing.ts'
 
 /**
  * Integration secrets (client secrets, tokens, PKCE verifiers) are sealed like vault values

@@ -1,7 +1,7 @@
 import { integrationConnections, integrationDefinitions } from '@sprout/db/schema/integrations.ts'
 import { INTEGRATION_ERROR_MESSAGES, type Integration } from '@sprout/protocol/api/integrations.ts'
 import { and, asc, eq } from 'drizzle-orm'
-import { AppError, conflict, notFound } from '../errors/app-error.ts'
+import { AppError, conflict, notFound } from '../http/app-error.ts'
 import { endpointsOf } from './authorization.ts'
 import { type IntegrationDeps, presetOf, redirectUriOf, requireDefinition } from './definitions.ts'
 import { OAuthRefusal, refreshTokens, revokeToken } from './oauth-client.ts'

@@ -1,6 +1,6 @@
 import { modelListSchema } from '@sprout/protocol/models.ts'
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../testing/test-app.ts'
+import { createTestApp } from '../testing/app-harness.ts'
 
 async function fetchModels(environment: Record<string, string>) {
   const harness = await createTestApp(environment)

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config/config.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import { listModels } from './service.ts'
 
 export function modelRoutes(config: Config) {

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
 
 // One check, one text: every route that takes a model answers the same 400 for the same mistake.
 describe('a model that cannot run here', { timeout: 60_000 }, () => {
-  let harness: TestApp
-  let user: TestUser
-  let organizationId: string
+  const setup = useOrganizationHarness()
   let applicationId: string
 
   beforeAll(async () => {
-    harness = await createTestApp()
-    user = await harness.signUp()
-    organizationId = await harness.createOrganization(user)
     const created = await post('/api/applications', { initial_prompt: 'An app', model: 'demo' })
     applicationId = ((await created.json()) as { id: string }).id
   })
-  afterAll(async () => {
-    await harness.close()
-  })
 
   function post(path: string, body: Record<string, unknown>) {
-    return harness.request(path, {
+    return setup.harness.request(path, {
       method: 'POST',
-      user,
-      headers: { 'organization-id': organizationId },
+      user: setup.owner,
+      headers: { 'organization-id': setup.organizationId },
       body: JSON.stringify(body),
     })
   }

@@ -1,7 +1,7 @@
 import { demoModelEntry, modelCatalogue } from '@sprout/agent/models/catalogue.ts'
 import type { Model, ModelProvider } from '@sprout/protocol/models.ts'
 import type { Config } from '../config/config.ts'
-import { badRequest } from '../errors/app-error.ts'
+import { badRequest } from '../http/app-error.ts'
 
 const keySetting: Record<'anthropic' | 'openai' | 'xai', string> = {
   anthropic: 'ANTHROPIC_API_KEY',

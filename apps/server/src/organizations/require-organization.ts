@@ -1,7 +1,7 @@
 import type { Database } from '@sprout/db/database.ts'
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../app-env.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import { resolveOrganization } from './service.ts'
 
 /** Sets `organization` for routes that act inside one; runs after requireSession. */

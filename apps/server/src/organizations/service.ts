@@ -1,9 +1,9 @@
 import type { Database } from '@sprout/db/database.ts'
 import { member, organization } from '@sprout/db/schema/auth.ts'
 import { and, eq } from 'drizzle-orm'
-import type { OrganizationContext } from '../app-env.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { forbidden, notFound } from '../errors/app-error.ts'
+import type { OrganizationContext } from '../http/app-env.ts'
+import { forbidden, notFound } from '../http/app-error.ts'
 
 type Context = { db: Database; userId: string; memberships?: MembershipCache }
 

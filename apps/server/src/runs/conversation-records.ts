@@ -9,7 +9,7 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableJson, toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import type { ModelMessage } from 'ai'
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
-import { notFound } from '../errors/app-error.ts'
+import { notFound } from '../http/app-error.ts'
 
 export type ConversationRecord = typeof conversations.$inferSelect
 export type ConversationKind = 'builder' | 'exploration'

@@ -1,20 +1,18 @@
 import { formatErrorReportsList } from '@sprout/agent/tools/error-reports-list.ts'
 import { parseErrorReports } from '@sprout/protocol/tool-formats/error-reports.ts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserErrorEvent, sdkEnvelope } from '../error-monitoring/test-envelopes.ts'
+import { expect, it } from 'vitest'
 import { createOrigins } from '../http/origins.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { browserErrorEvent, sdkEnvelope } from '../testing/sentry-envelopes.ts'
 import { runErrorReports } from './run-error-reports.ts'
 
-let harness: TestApp
-let user: TestUser
-let organizationId: string
-const headers = () => ({ 'organization-id': organizationId })
+const setup = useOrganizationHarness({ organizationName: 'Agent errors org', timeoutMs: 60_000 })
+const headers = setup.headers
 
 async function createApplication() {
-  const created = await harness.request('/api/applications', {
+  const created = await setup.harness.request('/api/applications', {
     method: 'POST',
-    user,
+    user: setup.owner,
     headers: headers(),
     body: JSON.stringify({ initial_prompt: 'A page that fails', model: 'demo' }),
   })
@@ -22,13 +20,13 @@ async function createApplication() {
 }
 
 async function reportError(applicationId: string, message: string) {
-  const response = await harness.request(`/api/applications/${applicationId}`, {
-    user,
+  const response = await setup.harness.request(`/api/applications/${applicationId}`, {
+    user: setup.owner,
     headers: headers(),
   })
   const dsn = ((await response.json()) as { dsn: string }).dsn
   const url = new URL(dsn)
-  const sent = await harness.request(
+  const sent = await setup.harness.request(
     `/api/${url.pathname.slice(1)}/envelope/?sentry_key=${url.username}`,
     {
       method: 'POST',
@@ -39,22 +37,15 @@ async function reportError(applicationId: string, message: string) {
   expect(sent.status).toBe(200)
 }
 
-beforeAll(async () => {
-  harness = await createTestApp()
-  user = await harness.signUp()
-  organizationId = await harness.createOrganization(user, 'Agent errors org')
-}, 60_000)
-afterAll(() => harness.close())
-
 it("the agent's error tools see and change the run's application's groups only", async () => {
   const applicationId = await createApplication()
   const otherId = await createApplication()
   await reportError(applicationId, "Cannot read properties of undefined (reading 'length')")
   await reportError(otherId, 'Another app broke')
   const errors = runErrorReports({
-    db: harness.database.db,
-    origins: createOrigins(harness.config),
-    organizationId,
+    db: setup.harness.database.db,
+    origins: createOrigins(setup.harness.config),
+    organizationId: setup.organizationId,
     applicationId,
   })
 
@@ -74,9 +65,9 @@ it("the agent's error tools see and change the run's application's groups only",
   expect((await errors.update('suppress', groupId)).status).toBe('ignored')
 
   const others = runErrorReports({
-    db: harness.database.db,
-    origins: createOrigins(harness.config),
-    organizationId,
+    db: setup.harness.database.db,
+    origins: createOrigins(setup.harness.config),
+    organizationId: setup.organizationId,
     applicationId: otherId,
   })
   await expect(others.update('resolve', groupId)).rejects.toThrow('Error group not found')

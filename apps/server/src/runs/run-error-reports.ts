@@ -1,13 +1,13 @@
 import type { ErrorReportsAccess } from '@sprout/agent/tools/tool-context.ts'
 import type { Database } from '@sprout/db/database.ts'
 import type { ErrorGroupStatus } from '@sprout/protocol/api/error-monitoring.ts'
-import type { ApplicationContext } from '../applications/service.ts'
 import {
   findErrorGroup,
   listErrorGroups,
   updateErrorGroupStatus,
 } from '../error-monitoring/service.ts'
 import type { Origins } from '../http/origins.ts'
+import type { RequestContext } from '../http/request-context.ts'
 
 const statusOfAction = { resolve: 'resolved', suppress: 'ignored' } as const
 
@@ -23,7 +23,7 @@ export function runErrorReports(scope: {
   applicationId: string
 }): ErrorReportsAccess {
   // The agent acts for the conversation's organization, as its members do on the Errors page.
-  const context: ApplicationContext = {
+  const context: RequestContext = {
     db: scope.db,
     origins: scope.origins,
     organization: { id: scope.organizationId, role: 'member', isPersonal: false },

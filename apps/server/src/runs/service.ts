@@ -1,8 +1,9 @@
 import type { Database } from '@sprout/db/database.ts'
 import type { SendMessageResponse } from '@sprout/protocol/api/conversations.ts'
 import type { Context } from 'hono'
-import type { OrganizationContext } from '../app-env.ts'
-import { badRequest } from '../errors/app-error.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { badRequest } from '../http/app-error.ts'
+import type { RequestContext } from '../http/request-context.ts'
 import { requireRunnableModel } from '../models/service.ts'
 import {
   type ConversationRecord,
@@ -40,11 +41,14 @@ export {
 // scope (which conversations it may touch) and its system prompt.
 
 /** What every chat service function works with: the caller, their organization and the runtime. */
-export type ChatContext = {
-  db: Database
-  organization: OrganizationContext
-  userId: string
-  runtime: ConversationRuntime
+export type ChatContext = Omit<RequestContext, 'origins'> & { runtime: ConversationRuntime }
+
+export function chatContextOf(
+  db: Database,
+  runtime: ConversationRuntime,
+  variables: AppEnv['Variables'],
+): ChatContext {
+  return { db, organization: variables.organization, userId: variables.user.id, runtime }
 }
 
 /**

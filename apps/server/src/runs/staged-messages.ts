@@ -18,18 +18,15 @@ const stagedChunk = (row: StagedRow, status: 'sent' | 'unsent'): StreamChunk => 
   data: { id: answerId(row), status, text: row.text },
 })
 
-/**
- * Called by the run at a step boundary: takes every pending message of the conversation, in the
- * order they arrived, exactly once (the update only matches rows still pending).
- */
-export async function takeStagedMessages(
-  { db, store }: StagedContext,
+/** Sets every pending message of the conversation to `change`; returns them in arrival order. */
+async function settlePending(
+  db: Database,
   conversationId: string,
-  runId: string,
-): Promise<string[]> {
-  const taken = await db
+  change: { status: 'sent'; runId: string } | { status: 'unsent' },
+): Promise<StagedRow[]> {
+  const rows = await db
     .update(stagedMessages)
-    .set({ status: 'sent', runId })
+    .set(change)
     .where(
       and(eq(stagedMessages.conversationId, conversationId), eq(stagedMessages.status, 'pending')),
     )
@@ -39,7 +36,19 @@ export async function takeStagedMessages(
       clientId: stagedMessages.clientId,
       sequence: stagedMessages.sequence,
     })
-  taken.sort((first, second) => first.sequence - second.sequence)
+  return rows.sort((first, second) => first.sequence - second.sequence)
+}
+
+/**
+ * Called by the run at a step boundary: takes every pending message of the conversation, in the
+ * order they arrived, exactly once (the update only matches rows still pending).
+ */
+export async function takeStagedMessages(
+  { db, store }: StagedContext,
+  conversationId: string,
+  runId: string,
+): Promise<string[]> {
+  const taken = await settlePending(db, conversationId, { status: 'sent', runId })
   for (const row of taken) {
     store.append(conversationId, runId, stagedChunk(row, 'sent'))
     store.append(conversationId, runId, {
@@ -55,19 +64,7 @@ export async function handBackStagedMessages(
   { db, store }: StagedContext,
   conversationId: string,
 ): Promise<void> {
-  const returned = await db
-    .update(stagedMessages)
-    .set({ status: 'unsent' })
-    .where(
-      and(eq(stagedMessages.conversationId, conversationId), eq(stagedMessages.status, 'pending')),
-    )
-    .returning({
-      id: stagedMessages.id,
-      text: stagedMessages.text,
-      clientId: stagedMessages.clientId,
-      sequence: stagedMessages.sequence,
-    })
-  returned.sort((first, second) => first.sequence - second.sequence)
+  const returned = await settlePending(db, conversationId, { status: 'unsent' })
   for (const row of returned) store.append(conversationId, null, stagedChunk(row, 'unsent'))
   await store.flush(conversationId)
 }

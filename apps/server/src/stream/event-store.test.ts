@@ -12,12 +12,13 @@ import {
 } from '@sprout/protocol/stream/stream-envelope.ts'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AppEnv } from '../app-env.ts'
-import { createTestDatabase } from '../testing/test-database.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { createTestDatabase } from '../testing/database.ts'
 import type { EncodedEnvelope } from './encoded-envelope.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
+import { MAX_QUEUED_ENVELOPES } from './event-session-state.ts'
 import { createEventStore, type EventStore } from './event-store.ts'
-import { MAX_QUEUED_ENVELOPES, openEventStream } from './event-stream.ts'
+import { openEventStream } from './event-stream.ts'
 import { sseResponse } from './sse-response.ts'
 
 type Process = { store: EventStore; hub: EventHub }

@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import { httpChunk } from './encoded-envelope.ts'
+import type { LiveSink } from './event-session-state.ts'
 import {
   type EventStreamOptions,
   type EventStreamSession,
-  type LiveSink,
   openEventSession,
   openEventStream,
   sseHeaders,

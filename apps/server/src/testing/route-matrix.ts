@@ -1,7 +1,7 @@
 // Long file: a table of every API route with the request each role makes; one row per route.
 import { integrationConnections } from '@sprout/db/schema/integrations.ts'
 import { connectionOwner, seal } from '../integrations/sealing.ts'
-import type { TestApp, TestUser } from './test-app.ts'
+import type { TestApp, TestUser } from './app-harness.ts'
 
 export const roles = [
   'anonymous',

@@ -1,11 +1,11 @@
 import type { Database } from '@sprout/db/database.ts'
 import { setSecretRequestSchema } from '@sprout/protocol/api/vault.ts'
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.ts'
-import type { ApplicationContext } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { AppEnv } from '../http/app-env.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody } from '../http/parse-request.ts'
+import { requestContextOf } from '../http/request-context.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import type { Vault } from './service.ts'
 
@@ -20,12 +20,7 @@ export function vaultRoutes(options: {
   const app = new Hono<AppEnv>()
   app.use('/api/applications/:id/vault', requireOrganization(db, options.memberships))
   app.use('/api/applications/:id/vault/*', requireOrganization(db, options.memberships))
-  const contextOf = (variables: AppEnv['Variables']): ApplicationContext => ({
-    db,
-    origins,
-    organization: variables.organization,
-    userId: variables.user.id,
-  })
+  const contextOf = (variables: AppEnv['Variables']) => requestContextOf({ db, origins }, variables)
 
   app.get('/api/applications/:id/vault', async (context) =>
     context.json(await vault.listFor(contextOf(context.var), context.req.param('id'))),

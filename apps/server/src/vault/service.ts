@@ -9,15 +9,11 @@ import {
 } from '@sprout/protocol/api/vault.ts'
 import { createSecretRedactor, type SecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { and, asc, eq, ne } from 'drizzle-orm'
-import { type ApplicationContext, findApplicationRecord } from '../applications/service.ts'
-import { badRequest, notFound } from '../errors/app-error.ts'
-import { openSecret, sealSecret } from './vault-crypto.ts'
-import type { VaultKeyring } from './vault-keys.ts'
-
-// Integrations seal their secrets the same way (docs/decisions/018-integrations.md).
-export { openSecret, sealSecret } from './vault-crypto.ts'
-export type { VaultKeyring } from './vault-keys.ts'
-export { loadVaultKeyring } from './vault-keys.ts'
+import { findApplicationRecord } from '../applications/service.ts'
+import { badRequest, notFound } from '../http/app-error.ts'
+import type { RequestContext } from '../http/request-context.ts'
+import type { VaultKeyring } from '../sealing/master-keys.ts'
+import { openSecret, sealSecret } from '../sealing/secret-sealing.ts'
 
 /** An application's secrets as its processes get them, and the redaction of their values. */
 export type ApplicationSecrets = { env: Record<string, string>; redactor: SecretRedactor }
@@ -80,7 +76,7 @@ export function createVault({
   }
 
   const setFor = async (
-    context: ApplicationContext,
+    context: RequestContext,
     applicationId: string,
     input: SetSecretRequest,
   ): Promise<VaultEntry> => {
@@ -105,7 +101,7 @@ export function createVault({
     return { key: input.key, updated_at: updatedAt.toISOString() }
   }
 
-  const deleteFor = async (context: ApplicationContext, applicationId: string, key: string) => {
+  const deleteFor = async (context: RequestContext, applicationId: string, key: string) => {
     const application = await findApplicationRecord(context, applicationId)
     const deleted = await db
       .delete(vaultSecrets)
@@ -118,7 +114,7 @@ export function createVault({
   const runSecrets: RunSecrets = { load, current: (applicationId) => loaded.get(applicationId) }
   return {
     keyring,
-    listFor: (context: ApplicationContext, applicationId: string) =>
+    listFor: (context: RequestContext, applicationId: string) =>
       listKeys(db, context, applicationId),
     setFor,
     deleteFor,
@@ -200,7 +196,7 @@ export async function reencryptSecrets(db: Database, keyring: VaultKeyring): Pro
 /** The application's keys, sorted, with when each was last set; never a value. */
 async function listKeys(
   db: Database,
-  context: ApplicationContext,
+  context: RequestContext,
   applicationId: string,
 ): Promise<VaultEntry[]> {
   const application = await findApplicationRecord(context, applicationId)

@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { rawRequest } from '../testing/app-harness.ts'
 import {
-  type ChatActor,
   call,
-  createReadyApplication,
   isRunEnd,
-  listenToken,
-  listenUrl,
-  readStream,
-  startChatHarness,
-} from '../conversations/chat-test-client.ts'
-import { rawRequest, type TestApp } from '../testing/test-app.ts'
+  listenToConversation,
+  setUpChatApplication,
+} from '../testing/chat-client.ts'
 
 const model = 'claude-sonnet-4-5'
 
@@ -42,10 +37,6 @@ export default app
  * appears in no answer, event, stored row (but its ciphertext), model request or log line.
  */
 describe('a vault value reaches the commands and nothing else', { timeout: 180_000 }, () => {
-  let fake: FakeProviderServer
-  let harness: TestApp
-  let actor: ChatActor
-  let applicationId: string
   const canary = `canary-${randomBytes(16).toString('hex')}`
   const logged: string[] = []
 
@@ -59,25 +50,25 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
         original(...parts)
       })
     }
-    ;({ fake, harness, actor } = await startChatHarness({ maxRetries: 0 }))
-    applicationId = await createReadyApplication(actor)
   })
-  afterAll(async () => {
+  afterAll(() => {
     vi.restoreAllMocks()
-    await harness.close()
-    await fake.close()
   })
+  // After the spies, so they see the harness's logs from its start.
+  const chat = setUpChatApplication({ maxRetries: 0 })
 
   it('is redacted from tool output, streamed pieces, server logs, stored events, history, deploy answers and model requests', async () => {
     const answers: string[] = []
-    const set = await call(actor, `/api/applications/${applicationId}/vault`, {
+    const set = await call(chat.actor, `/api/applications/${chat.applicationId}/vault`, {
       key: 'CANARY_TOKEN',
       value: canary,
     })
     expect(set.status).toBe(200)
     answers.push(JSON.stringify(set.body))
     answers.push(
-      JSON.stringify((await call(actor, `/api/applications/${applicationId}/vault`)).body),
+      JSON.stringify(
+        (await call(chat.actor, `/api/applications/${chat.applicationId}/vault`)).body,
+      ),
     )
 
     const shell = (id: string, command: string) => ({
@@ -86,7 +77,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
       name: 'shell_exec',
       input: { command, timeout: 10 },
     })
-    fake.push(
+    chat.fake.push(
       {
         blocks: [
           { type: 'text', text: 'Trying the key.' },
@@ -117,16 +108,14 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
       { blocks: [{ type: 'text', text: 'The key works.' }] },
     )
     const sent = await call<{ conversation_id: string }>(
-      actor,
-      `/api/demo/applications/${applicationId}/message`,
+      chat.actor,
+      `/api/demo/applications/${chat.applicationId}/message`,
       { message: 'Use my key', model },
     )
     expect(sent.status).toBe(200)
     answers.push(JSON.stringify(sent.body))
     const conversationId = sent.body.conversation_id
-    const token = await listenToken(actor)
-    const url = listenUrl(harness, applicationId, conversationId, { token })
-    const { envelopes } = await readStream(url, { until: isRunEnd })
+    const envelopes = await listenToConversation(chat, conversationId)
     const streamed = JSON.stringify(envelopes)
 
     // The commands saw the value: their output names it, redacted.
@@ -144,58 +133,58 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     // The route prints it in the dev server's output; server_logs shows it redacted. The vault
     // change restarts the dev server, which may still be starting on a busy machine.
     await expect
-      .poll(() => harness.devboxes.devServerTarget(applicationId), { timeout: 30_000 })
+      .poll(() => chat.harness.devboxes.devServerTarget(chat.applicationId), { timeout: 30_000 })
       .toBeDefined()
-    const target = harness.devboxes.devServerTarget(applicationId)
+    const target = chat.harness.devboxes.devServerTarget(chat.applicationId)
     expect((await requestDevServer(target, '/api/canary')).status).toBe(200)
     expect((await requestDevServer(target, '/api/fail')).status).toBe(500)
-    fake.push(
+    chat.fake.push(
       { blocks: [{ type: 'tool-call', id: 'logs', name: 'server_logs', input: { lines: 50 } }] },
       { blocks: [{ type: 'text', text: 'The log shows the route ran.' }] },
     )
     const second = await call<{ conversation_id: string }>(
-      actor,
-      `/api/demo/applications/${applicationId}/message`,
+      chat.actor,
+      `/api/demo/applications/${chat.applicationId}/message`,
       // Typed into the chat too, the value is stored and sent redacted.
       { message: `Read the log; my key is ${canary}`, model, conversation_id: conversationId },
     )
     answers.push(JSON.stringify(second.body))
-    const logs = await readStream(listenUrl(harness, applicationId, conversationId, { token }), {
+    const logs = await listenToConversation(chat, conversationId, {
       until: (envelope) => isRunEnd(envelope) && envelope.seq > (envelopes.at(-1)?.seq ?? 0),
     })
-    const logsText = JSON.stringify(logs.envelopes)
+    const logsText = JSON.stringify(logs)
     expect(logsText).toContain('the token is [secret CANARY_TOKEN]')
     expect(logsText).toContain('my key is [secret CANARY_TOKEN]')
     expect(logsText).not.toContain(canary)
 
     // Built and deployed, the production server has it and prints it; nothing Sprout says does.
-    const deploy = await harness.request(`/api/applications/${applicationId}/deploy`, {
+    const deploy = await chat.harness.request(`/api/applications/${chat.applicationId}/deploy`, {
       method: 'POST',
-      user: actor.user,
-      headers: { 'organization-id': actor.organizationId },
+      user: chat.actor.user,
+      headers: { 'organization-id': chat.actor.organizationId },
     })
     const deployText = await deploy.text()
     expect(deploy.status, deployText).toBe(200)
     answers.push(deployText)
     const appsHost = new URL((JSON.parse(deployText) as { prod_url: string }).prod_url).host
-    const production = await rawRequest(harness.port, appsHost, '/api/canary')
+    const production = await rawRequest(chat.harness.port, appsHost, '/api/canary')
     expect(production.status).toBe(200)
     answers.push(production.body)
-    const productionError = await rawRequest(harness.port, appsHost, '/api/fail')
+    const productionError = await rawRequest(chat.harness.port, appsHost, '/api/fail')
     expect(productionError.status).toBe(500)
     answers.push(productionError.body)
     // It printed the value (so it had it), which its kept output shows redacted.
     await expect
-      .poll(() => harness.devboxes.appServers?.logs(applicationId))
+      .poll(() => chat.harness.devboxes.appServers?.logs(chat.applicationId))
       .toContain('the token is [secret CANARY_TOKEN]')
-    answers.push(harness.devboxes.appServers?.logs(applicationId) ?? '')
+    answers.push(chat.harness.devboxes.appServers?.logs(chat.applicationId) ?? '')
 
     // No stored row but the ciphertext holds it, in any table.
-    const tables = (await harness.database.db.execute(
+    const tables = (await chat.harness.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public'`,
     )) as unknown as { rows: { table_name: string }[] }
     for (const { table_name: table } of tables.rows) {
-      const rows = (await harness.database.db.execute(
+      const rows = (await chat.harness.database.db.execute(
         sql.raw(`select * from "${table}"`),
       )) as unknown as {
         rows: unknown[]
@@ -203,7 +192,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
       expect(JSON.stringify(rows.rows), table).not.toContain(canary)
     }
     // The model was never sent the value either.
-    expect(JSON.stringify(fake.requests)).not.toContain(canary)
+    expect(JSON.stringify(chat.fake.requests)).not.toContain(canary)
     for (const answer of answers) expect(answer).not.toContain(canary)
     expect(logged.join('\n')).not.toContain(canary)
   })

@@ -1,35 +1,29 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserErrorEvent, sdkEnvelope } from '../error-monitoring/test-envelopes.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { browserErrorEvent, sdkEnvelope } from '../testing/sentry-envelopes.ts'
 
 /** docs/product/vault.md "Redaction": an app's error reports keep none of its vault values. */
 describe('error reports of an app with secrets', { timeout: 120_000 }, () => {
-  let harness: TestApp
-  let user: TestUser
-  let organizationId: string
+  const setup = useOrganizationHarness({ organizationName: 'Reports' })
   let applicationId: string
   const value = `sk-${randomBytes(12).toString('hex')}`
   const as = (path: string, init: RequestInit = {}) =>
-    harness.request(path, { ...init, user, headers: { 'organization-id': organizationId } })
+    setup.harness.request(path, {
+      ...init,
+      user: setup.owner,
+      headers: { 'organization-id': setup.organizationId },
+    })
 
   beforeAll(async () => {
-    harness = await createTestApp()
-    user = await harness.signUp()
-    organizationId = await harness.createOrganization(user, 'Reports')
-    const created = await as('/api/applications', {
-      method: 'POST',
-      body: JSON.stringify({ initial_prompt: 'A page that fails', model: 'demo' }),
-    })
-    applicationId = ((await created.json()) as { id: string }).id
+    applicationId = await setup.createApplication('A page that fails')
     const set = await as(`/api/applications/${applicationId}/vault`, {
       method: 'POST',
       body: JSON.stringify({ key: 'PAYMENTS_KEY', value }),
     })
     expect(set.status).toBe(200)
   })
-  afterAll(() => harness.close())
 
   it('stores the message, context and stack with [secret KEY] in place of the value', async () => {
     const { dsn } = (await (await as(`/api/applications/${applicationId}`)).json()) as {
@@ -39,7 +33,7 @@ describe('error reports of an app with secrets', { timeout: 120_000 }, () => {
     const event = browserErrorEvent(`Payment failed for key ${value}`, {
       extra: { authorization: `Bearer ${value}` },
     })
-    const response = await harness.request(
+    const response = await setup.harness.request(
       `/api${url.pathname}/envelope/?sentry_key=${url.username}`,
       {
         method: 'POST',
@@ -131,7 +125,7 @@ describe('error reports of an app with secrets', { timeout: 120_000 }, () => {
     const event = { ...browserErrorEvent('unused'), ...fields } as unknown as Parameters<
       typeof sdkEnvelope
     >[1]
-    const response = await harness.request(
+    const response = await setup.harness.request(
       `/api${url.pathname}/envelope/?sentry_key=${url.username}`,
       {
         method: 'POST',
@@ -141,7 +135,7 @@ describe('error reports of an app with secrets', { timeout: 120_000 }, () => {
     )
     expect(response.status).toBe(200)
     for (const table of ['error_groups', 'error_instances']) {
-      const rows = (await harness.database.db.execute(
+      const rows = (await setup.harness.database.db.execute(
         sql.raw(`select * from "${table}" where application_id = '${applicationId}'`),
       )) as unknown as { rows: unknown[] }
       const stored = JSON.stringify(rows.rows)

@@ -1,16 +1,14 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, rename, stat } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { vaultSecrets } from '@sprout/db/schema/vault-secrets.ts'
-import { removeWithMounts } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from '../config/config.ts'
+import { masterKeyId } from '../sealing/master-keys.ts'
 import { startServer } from '../start-server.ts'
-import { testDevboxCacheDir } from '../testing/test-app.ts'
-import { createPostgresDatabase, testDatabaseKind } from '../testing/test-database.ts'
-import { masterKeyId } from './vault-keys.ts'
+import { testDatabaseKind } from '../testing/database.ts'
+import { serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
 
 const newKey = () => randomBytes(32).toString('base64')
 const idOf = (key: string) => masterKeyId(Buffer.from(key, 'base64'))
@@ -27,20 +25,7 @@ describe(`the vault's master key across restarts (${testDatabaseKind})`, {
     startServer(parseConfig({ ...environment, ...extra }), { serveWeb: false })
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-vault-restart-'))
-    cleanups.push(() => removeWithMounts(dataDir))
-    Object.assign(environment, {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DEVBOX_POOL_TARGET: '0',
-      DEVBOX_CACHE_DIR: testDevboxCacheDir,
-    })
-    if (testDatabaseKind === 'postgres') {
-      const database = await createPostgresDatabase()
-      cleanups.push(database.drop)
-      environment.DATABASE_URL = database.url
-    }
+    Object.assign(environment, await serverEnvironment(cleanups, 'sprout-vault-restart-'))
     // A first start with no VAULT_KEY creates the key file and stores a secret under it.
     const first = await start()
     const base = `http://127.0.0.1:${first.port}`
@@ -54,12 +39,7 @@ describe(`the vault's master key across restarts (${testDatabaseKind})`, {
         },
         body: JSON.stringify(body),
       })
-    const signUp = await call('/api/auth/sign-up/email', {
-      email: 'vault@example.com',
-      password: 'correct-horse-battery',
-      name: 'v',
-    })
-    const token = signUp.headers.get('set-auth-token') ?? ''
+    const token = await signUpOverHttp(base, { email: 'vault@example.com', name: 'v' })
     const created = await call(
       '/api/applications',
       { initial_prompt: 'An app with a key', model: 'demo' },

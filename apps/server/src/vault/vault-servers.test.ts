@@ -1,45 +1,28 @@
 import { createHash } from 'node:crypto'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createTestApp,
-  rawRequest,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../testing/test-app.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { rawRequest, waitForEditorReady } from '../testing/app-harness.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { vaultCheckRoute } from '../testing/vault-check-route.ts'
 
-/** A route that proves which value the server sees, by its hash (never the value). */
-const checkRoute = `import { createHash } from 'node:crypto'
-import { Hono } from 'hono'
-
-export const app = new Hono().basePath('/api')
-app.get('/health', (c) => c.json({ ok: true }))
-app.get('/vault-check', (c) => {
-  const value = process.env.CHECK_KEY
-  return c.json({ hash: value ? createHash('sha256').update(value).digest('hex') : null })
-})
-export default app
-`
+const checkRoute = vaultCheckRoute('CHECK_KEY')
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex')
 
 /** docs/product/vault.md "Where values go": the app's servers get the vault's values. */
 describe("the vault reaches the app's dev and production servers", { timeout: 300_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
-  let organizationId: string
+  const setup = useOrganizationHarness({ organizationName: 'Servers', listen: true })
   let applicationId: string
   let appsHost: string
-  const headers = () => ({ 'organization-id': organizationId })
+  const headers = setup.headers
   const setSecret = (value: string) =>
-    harness.request(`/api/applications/${applicationId}/vault`, {
+    setup.harness.request(`/api/applications/${applicationId}/vault`, {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
       body: JSON.stringify({ key: 'CHECK_KEY', value }),
     })
   const devServerHash = async () => {
-    const target = harness.devboxes.devServerTarget(applicationId)
+    const target = setup.harness.devboxes.devServerTarget(applicationId)
     if (!target) return 'not running'
     const answer = await requestDevServer(target, '/api/vault-check').catch(() => undefined)
     if (answer?.status !== 200) return `status ${answer?.status}`
@@ -58,22 +41,11 @@ describe("the vault reaches the app's dev and production servers", { timeout: 30
   }
 
   beforeAll(async () => {
-    harness = await createTestApp()
-    await harness.listen()
-    owner = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Servers')
-    const created = await harness.request('/api/applications', {
-      method: 'POST',
-      user: owner,
-      headers: headers(),
-      body: JSON.stringify({ initial_prompt: 'A vault check', model: 'demo' }),
-    })
-    applicationId = ((await created.json()) as { id: string }).id
-    await waitForEditorReady(harness, owner, organizationId, applicationId)
-    await harness.devboxes.box(applicationId)?.files.write('server/app.ts', checkRoute)
+    applicationId = await setup.createApplication('A vault check')
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, applicationId)
+    await setup.harness.devboxes.box(applicationId)?.files.write('server/app.ts', checkRoute)
     await timeUntil(devServerHash, null)
   })
-  afterAll(() => harness.close())
 
   it('restarts the dev server with each change; its /api routes see the new value', async () => {
     const timings: number[] = []
@@ -83,11 +55,14 @@ describe("the vault reaches the app's dev and production servers", { timeout: 30
       await timeUntil(devServerHash, hashOf(value))
       timings.push(Date.now() - started)
     }
-    const deleted = await harness.request(`/api/applications/${applicationId}/vault/CHECK_KEY`, {
-      method: 'DELETE',
-      user: owner,
-      headers: headers(),
-    })
+    const deleted = await setup.harness.request(
+      `/api/applications/${applicationId}/vault/CHECK_KEY`,
+      {
+        method: 'DELETE',
+        user: setup.owner,
+        headers: headers(),
+      },
+    )
     expect(deleted.status).toBe(200)
     await timeUntil(devServerHash, null)
     console.log(`vault set → dev server sees it: ${timings.join(' ms, ')} ms`)
@@ -95,15 +70,15 @@ describe("the vault reaches the app's dev and production servers", { timeout: 30
 
   it('replaces the production server on a change without failing a request', async () => {
     expect((await setSecret('before-deploy')).status).toBe(200)
-    const deploy = await harness.request(`/api/applications/${applicationId}/deploy`, {
+    const deploy = await setup.harness.request(`/api/applications/${applicationId}/deploy`, {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     expect(deploy.status, await deploy.clone().text()).toBe(200)
     appsHost = new URL(((await deploy.json()) as { prod_url: string }).prod_url).host
     const productionHash = async () => {
-      const answer = await rawRequest(harness.port, appsHost, '/api/vault-check')
+      const answer = await rawRequest(setup.harness.port, appsHost, '/api/vault-check')
       if (answer.status !== 200)
         throw new Error(`production answered ${answer.status}: ${answer.body}`)
       return (JSON.parse(answer.body) as { hash: string | null }).hash

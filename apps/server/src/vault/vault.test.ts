@@ -2,52 +2,45 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { vaultSecrets } from '@sprout/db/schema/vault-secrets.ts'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from '../config/config.ts'
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.ts'
+import { createKeyring, loadVaultKeyring, masterKeyId } from '../sealing/master-keys.ts'
+import { openSecret } from '../sealing/secret-sealing.ts'
+import type { TestUser } from '../testing/app-harness.ts'
+import { useOrganizationHarness } from '../testing/organization-harness.ts'
 import { createVault } from './service.ts'
-import { openSecret } from './vault-crypto.ts'
-import { createKeyring, loadVaultKeyring, masterKeyId } from './vault-keys.ts'
 
 const newKey = () => randomBytes(32).toString('base64')
 
 describe('the vault', { timeout: 120_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
+  const setup = useOrganizationHarness({ organizationName: 'Vault owners' })
   let member: TestUser
   let outsider: TestUser
-  let organizationId: string
   let applicationId: string
   let otherApplicationId: string
 
   const as = (user: TestUser, path: string, init: RequestInit = {}) =>
-    harness.request(path, { ...init, user, headers: { 'organization-id': organizationId } })
+    setup.harness.request(path, {
+      ...init,
+      user,
+      headers: { 'organization-id': setup.organizationId },
+    })
   const vaultPath = (id = applicationId) => `/api/applications/${id}/vault`
   const setSecret = (body: unknown, user = member, id = applicationId) =>
     as(user, vaultPath(id), { method: 'POST', body: JSON.stringify(body) })
   const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error
-  const createApplication = async () => {
-    const response = await as(owner, '/api/applications', {
-      method: 'POST',
-      body: JSON.stringify({ initial_prompt: 'A weather app', model: 'demo' }),
-    })
-    return ((await response.json()) as { id: string }).id
-  }
+  const createApplication = () => setup.createApplication('A weather app')
   const rowsOf = (id: string) =>
-    harness.database.db.select().from(vaultSecrets).where(eq(vaultSecrets.applicationId, id))
+    setup.harness.database.db.select().from(vaultSecrets).where(eq(vaultSecrets.applicationId, id))
 
   beforeAll(async () => {
-    harness = await createTestApp()
-    owner = await harness.signUp()
-    member = await harness.signUp()
-    outsider = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Vault owners')
-    await harness.addMember(organizationId, owner, member)
-    await harness.createOrganization(outsider, 'Outsiders')
+    member = await setup.harness.signUp()
+    outsider = await setup.harness.signUp()
+    await setup.harness.addMember(setup.organizationId, setup.owner, member)
+    await setup.harness.createOrganization(outsider, 'Outsiders')
     applicationId = await createApplication()
     otherApplicationId = await createApplication()
   })
-  afterAll(() => harness.close())
 
   it('stores, lists (keys only), replaces and deletes secrets for any member', async () => {
     const value = `sk-${randomBytes(12).toString('hex')}`
@@ -57,9 +50,11 @@ describe('the vault', { timeout: 120_000 }, () => {
     expect(createdText).not.toContain(value)
     expect(JSON.parse(createdText)).toMatchObject({ key: 'OPENAI_API_KEY' })
 
-    expect((await setSecret({ key: 'OPENAI_API_KEY', value: 'replaced' }, owner)).status).toBe(200)
+    expect(
+      (await setSecret({ key: 'OPENAI_API_KEY', value: 'replaced' }, setup.owner)).status,
+    ).toBe(200)
     expect((await setSecret({ key: 'A_SECOND', value: 'two' })).status).toBe(200)
-    const listed = await as(owner, vaultPath())
+    const listed = await as(setup.owner, vaultPath())
     const listedText = await listed.text()
     expect(listedText).not.toContain('replaced')
     const entries = JSON.parse(listedText) as { key: string; updated_at: string }[]
@@ -68,7 +63,7 @@ describe('the vault', { timeout: 120_000 }, () => {
       expect(Object.keys(entry).sort()).toEqual(['key', 'updated_at'])
       expect(Number.isNaN(Date.parse(entry.updated_at))).toBe(false)
     }
-    expect(await harness.created.vault.secretsOf(applicationId)).toEqual({
+    expect(await setup.harness.created.vault.secretsOf(applicationId)).toEqual({
       A_SECOND: 'two',
       OPENAI_API_KEY: 'replaced',
     })
@@ -77,7 +72,7 @@ describe('the vault', { timeout: 120_000 }, () => {
     const missing = await as(member, `${vaultPath()}/A_SECOND`, { method: 'DELETE' })
     expect(missing.status).toBe(404)
     expect(await errorOf(missing)).toBe('The vault has no secret named A_SECOND')
-    expect(await harness.created.vault.secretsOf(applicationId)).toEqual({
+    expect(await setup.harness.created.vault.secretsOf(applicationId)).toEqual({
       OPENAI_API_KEY: 'replaced',
     })
   })
@@ -132,7 +127,7 @@ describe('the vault', { timeout: 120_000 }, () => {
       [`${vaultPath()}/OPENAI_API_KEY`, { method: 'DELETE' }],
     ]
     for (const [path, init] of calls) {
-      const response = await harness.request(path, { ...init, headers })
+      const response = await setup.harness.request(path, { ...init, headers })
       expect(response.status).toBe(404)
       expect(await errorOf(response)).toBe('Application not found')
     }
@@ -146,18 +141,18 @@ describe('the vault', { timeout: 120_000 }, () => {
     if (!row) throw new Error('no row')
     expect(JSON.stringify(row)).not.toContain(value)
     expect(Buffer.from(row.iv, 'base64')).toHaveLength(12)
-    expect(row.keyId).toBe(harness.created.vault.keyring.current.id)
-    const masterKey = harness.created.vault.keyring.current.key
+    expect(row.keyId).toBe(setup.harness.created.vault.keyring.current.id)
+    const masterKey = setup.harness.created.vault.keyring.current.key
     expect(openSecret(masterKey, applicationId, 'CANARY', row)).toBe(value)
     expect(() => openSecret(masterKey, otherApplicationId, 'CANARY', row)).toThrow()
     expect(() => openSecret(masterKey, applicationId, 'RENAMED', row)).toThrow()
 
     // Moved to another application's vault by someone with database access: it does not decrypt.
-    await harness.database.db
+    await setup.harness.database.db
       .insert(vaultSecrets)
       .values({ ...row, applicationId: otherApplicationId })
-    await expect(harness.created.vault.secretsOf(otherApplicationId)).rejects.toThrow()
-    await harness.database.db
+    await expect(setup.harness.created.vault.secretsOf(otherApplicationId)).rejects.toThrow()
+    await setup.harness.database.db
       .delete(vaultSecrets)
       .where(eq(vaultSecrets.applicationId, otherApplicationId))
 
@@ -172,12 +167,12 @@ describe('the vault', { timeout: 120_000 }, () => {
   })
 
   it('rotates the master key: old values stay readable, then move to the new key', async () => {
-    const db = harness.database.db
-    const oldKey = harness.created.vault.keyring.current
-    const before = await harness.created.vault.secretsOf(applicationId)
+    const db = setup.harness.database.db
+    const oldKey = setup.harness.created.vault.keyring.current
+    const before = await setup.harness.created.vault.secretsOf(applicationId)
     const rotatedKey = newKey()
     const rotated = createVault({
-      database: harness.database,
+      database: setup.harness.database,
       keyring: createKeyring(rotatedKey, [oldKey.key.toString('base64')]),
     })
     expect(await rotated.secretsOf(applicationId)).toEqual(before)
@@ -189,39 +184,39 @@ describe('the vault', { timeout: 120_000 }, () => {
       new Set([masterKeyId(Buffer.from(rotatedKey, 'base64'))]),
     )
     const newOnly = createVault({
-      database: harness.database,
+      database: setup.harness.database,
       keyring: createKeyring(rotatedKey, []),
     })
     expect(await newOnly.secretsOf(applicationId)).toEqual(before)
-    const config = parseConfig({ DATA_DIR: harness.config.dataDir, VAULT_KEY: rotatedKey })
+    const config = parseConfig({ DATA_DIR: setup.harness.config.dataDir, VAULT_KEY: rotatedKey })
     await expect(loadVaultKeyring(config, db)).resolves.toMatchObject({
       current: { id: masterKeyId(Buffer.from(rotatedKey, 'base64')) },
     })
 
     // The old key alone (the key file) no longer reads them: a clear start-up error.
-    await expect(loadVaultKeyring(harness.config, db)).rejects.toThrow(
+    await expect(loadVaultKeyring(setup.harness.config, db)).rejects.toThrow(
       /encrypted with master key [0-9a-f]{16}, which is neither the current key .* VAULT_KEYS/,
     )
     // Back under the harness's key for the other tests.
     const back = createVault({
-      database: harness.database,
+      database: setup.harness.database,
       keyring: createKeyring(oldKey.key.toString('base64'), [rotatedKey]),
     })
     await back.reencrypt()
-    expect(await harness.created.vault.secretsOf(applicationId)).toEqual(before)
+    expect(await setup.harness.created.vault.secretsOf(applicationId)).toEqual(before)
   })
 
   it('refuses to start with a wrong, malformed or missing master key', async () => {
-    const db = harness.database.db
+    const db = setup.harness.database.db
     expect(() => parseConfig({ VAULT_KEY: 'too-short' })).toThrow(ConfigError)
     expect(() => parseConfig({ VAULT_KEY: newKey(), VAULT_KEYS: `${newKey()},nope` })).toThrow(
       /VAULT_KEYS: every key must be the base64 of 32 random bytes/,
     )
-    const wrong = parseConfig({ DATA_DIR: harness.config.dataDir, VAULT_KEY: newKey() })
+    const wrong = parseConfig({ DATA_DIR: setup.harness.config.dataDir, VAULT_KEY: newKey() })
     await expect(loadVaultKeyring(wrong, db)).rejects.toThrow(ConfigError)
     await expect(loadVaultKeyring(wrong, db)).rejects.toThrow(/Set VAULT_KEY to the key/i)
 
-    const emptyDataDir = path.join(harness.config.dataDir, 'elsewhere')
+    const emptyDataDir = path.join(setup.harness.config.dataDir, 'elsewhere')
     const noFile = parseConfig({ DATA_DIR: emptyDataDir })
     await expect(loadVaultKeyring(noFile, db)).rejects.toThrow(
       /VAULT_KEY is not set and the key file .*vault-key is missing/,
@@ -230,8 +225,8 @@ describe('the vault', { timeout: 120_000 }, () => {
 
   it('tells the other server processes of a change (LISTEN/NOTIFY)', async () => {
     const other = createVault({
-      database: harness.database,
-      keyring: harness.created.vault.keyring,
+      database: setup.harness.database,
+      keyring: setup.harness.created.vault.keyring,
     })
     await other.start()
     const heard: string[] = []
@@ -249,7 +244,9 @@ describe('the vault', { timeout: 120_000 }, () => {
     const doomed = await createApplication()
     await setSecret({ key: 'DOOMED', value: 'gone soon' }, member, doomed)
     expect(await rowsOf(doomed)).toHaveLength(1)
-    expect((await as(owner, `/api/applications/${doomed}`, { method: 'DELETE' })).status).toBe(200)
+    expect(
+      (await as(setup.owner, `/api/applications/${doomed}`, { method: 'DELETE' })).status,
+    ).toBe(200)
     expect(await rowsOf(doomed)).toHaveLength(0)
   })
 })

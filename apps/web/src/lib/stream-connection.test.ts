@@ -1,9 +1,9 @@
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FakeEventSource } from '../testing/fake-event-source.ts'
 import { createBlocksStore } from './blocks-store.ts'
 import { createStreamConnection, type StreamConnectionStatus } from './stream-connection.ts'
 import { openEventSourceStream, openFetchEventStream } from './stream-sources.ts'
-import { FakeEventSource } from './testing/fake-event-source.ts'
 
 const textDelta = (seq: number, delta: string): StreamEnvelope => ({
   seq,

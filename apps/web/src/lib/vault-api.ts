@@ -26,7 +26,7 @@ export function deleteSecret(applicationId: string, key: string): Promise<unknow
   })
 }
 
-/** The server's own text when it gave one (docs/product/errors.md "Vault"), else `fallback`. */
+/** The server's own text when it gave one (docs/product/error-texts.md "Vault"), else `fallback`. */
 export function vaultErrorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status !== 0 && error.message !== API_REQUEST_FAILED) {
     return error.message

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useApplications } from '../features/applications/use-applications.ts'
-import { ErrorsPage } from '../features/errors/errors-page.tsx'
+import { ErrorsPage } from '../features/error-monitoring/errors-page.tsx'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 
 export const Route = createFileRoute('/_authenticated/_organization/errors')({

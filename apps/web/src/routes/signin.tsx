@@ -1,10 +1,11 @@
-import { createFileRoute, Link, redirect, useRouter } from '@tanstack/react-router'
+import { createFileRoute, useRouter } from '@tanstack/react-router'
 import { Alert } from '../components/ui/alert.tsx'
 import { AuthCard } from '../features/auth/auth-card.tsx'
+import { AuthSwitchLink } from '../features/auth/auth-switch-link.tsx'
+import { redirectIfSignedIn } from '../features/auth/redirect-if-signed-in.ts'
 import { safeRedirectTarget } from '../features/auth/redirect-target.ts'
 import { SignInForm } from '../features/auth/sign-in-form.tsx'
 import { SESSION_EXPIRED_MESSAGE } from '../lib/api-error.ts'
-import { sessionQueryOptions } from '../lib/session-query.ts'
 
 type SignInSearch = { redirect?: string; expired?: boolean }
 
@@ -13,10 +14,7 @@ export const Route = createFileRoute('/signin')({
     redirect: safeRedirectTarget(search.redirect),
     expired: search.expired === true || search.expired === 'true' ? true : undefined,
   }),
-  beforeLoad: async ({ context }) => {
-    const session = await context.queryClient.ensureQueryData(sessionQueryOptions)
-    if (session) throw redirect({ to: '/' })
-  },
+  beforeLoad: redirectIfSignedIn,
   component: SignInPage,
 })
 
@@ -28,16 +26,9 @@ function SignInPage() {
       title="Sign in to Sprout"
       subtitle="Welcome back. Pick up where you left off."
       footer={
-        <>
-          Don't have an account?{' '}
-          <Link
-            to="/signup"
-            search={{ redirect: redirectTo }}
-            className="font-medium text-accent-700 hover:underline"
-          >
-            Sign up
-          </Link>
-        </>
+        <AuthSwitchLink question="Don't have an account?" to="/signup" redirect={redirectTo}>
+          Sign up
+        </AuthSwitchLink>
       }
     >
       {expired && (

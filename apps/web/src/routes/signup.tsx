@@ -1,9 +1,10 @@
-import { createFileRoute, Link, redirect, useRouter } from '@tanstack/react-router'
+import { createFileRoute, useRouter } from '@tanstack/react-router'
 import { AuthCard } from '../features/auth/auth-card.tsx'
+import { AuthSwitchLink } from '../features/auth/auth-switch-link.tsx'
+import { redirectIfSignedIn } from '../features/auth/redirect-if-signed-in.ts'
 import { safeRedirectTarget } from '../features/auth/redirect-target.ts'
 import { SignUpForm } from '../features/auth/sign-up-form.tsx'
 import { setSelectedPersonal } from '../features/organizations/personal-mode.ts'
-import { sessionQueryOptions } from '../lib/session-query.ts'
 
 type SignUpSearch = { redirect?: string }
 
@@ -11,10 +12,7 @@ export const Route = createFileRoute('/signup')({
   validateSearch: (search: Record<string, unknown>): SignUpSearch => ({
     redirect: safeRedirectTarget(search.redirect),
   }),
-  beforeLoad: async ({ context }) => {
-    const session = await context.queryClient.ensureQueryData(sessionQueryOptions)
-    if (session) throw redirect({ to: '/' })
-  },
+  beforeLoad: redirectIfSignedIn,
   component: SignUpPage,
 })
 
@@ -26,16 +24,9 @@ function SignUpPage() {
       title="Create your account"
       subtitle="Describe an app, pick a model, and watch it being built."
       footer={
-        <>
-          Already have an account?{' '}
-          <Link
-            to="/signin"
-            search={{ redirect: redirectTo }}
-            className="font-medium text-accent-700 hover:underline"
-          >
-            Sign in
-          </Link>
-        </>
+        <AuthSwitchLink question="Already have an account?" to="/signin" redirect={redirectTo}>
+          Sign in
+        </AuthSwitchLink>
       }
     >
       <SignUpForm

@@ -1,7 +1,7 @@
 import { isErrorFixRequest } from '@sprout/protocol/text/error-fix-request.ts'
 import { parseErrorReports } from '@sprout/protocol/tool-formats/error-reports.ts'
 import type { DemoConversation } from './demo-conversation.ts'
-import { type DemoStep, failedToolStep, nextScriptStep } from './demo-steps.ts'
+import { type DemoStep, failedToolStep, nextScriptStep, writeFileStep } from './demo-steps.ts'
 
 /**
  * The Demo model's error loop (docs/product/error-monitoring.md "Agent tools"): "Build a counter
@@ -60,12 +60,11 @@ const errorTools = ['error_reports_list', 'str_replace', 'error_reports_update']
 function buggyCounterStep(conversation: DemoConversation, tools: Set<string>): DemoStep {
   return nextScriptStep(
     [
-      {
-        text: "I'll build a **Counter**, with a bug on purpose, to show how errors reach me.",
-        toolCalls: [
-          { toolName: 'write_file', input: { path: buggyCounterPath, content: buggyCounter } },
-        ],
-      },
+      writeFileStep(
+        "I'll build a **Counter**, with a bug on purpose, to show how errors reach me.",
+        buggyCounterPath,
+        buggyCounter,
+      ),
     ],
     conversation,
     tools,

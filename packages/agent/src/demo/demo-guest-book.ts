@@ -3,6 +3,8 @@
  * them, on the full-stack starter (docs/architecture/devbox.md "App back ends"). Fixed sources, so
  * the whole flow — preview, deploy, production data — runs without a model key.
  */
+import { demoServerSource } from './demo-server-source.ts'
+import { type DemoScript, writeFileStep } from './demo-steps.ts'
 
 export const guestBookMigrationPath = 'server/migrations/002_create_guest_book_entries.sql'
 
@@ -17,22 +19,16 @@ create table guest_book_entries (
 
 export const guestBookServerPath = 'server/app.ts'
 
-export const guestBookServer = `import { Hono } from 'hono'
-import { z } from 'zod'
-import { db } from './db.ts'
-
-const entryInput = z.object({
+export const guestBookServer = demoServerSource({
+  imports: `import { z } from 'zod'
+import { db } from './db.ts'`,
+  declarations: `const entryInput = z.object({
   name: z.string().trim().min(1, 'Name is required').max(80),
   message: z.string().trim().min(1, 'Message is required').max(500),
 })
 
-type Entry = { id: number; name: string; message: string; created_at: string }
-
-export const app = new Hono().basePath('/api')
-
-app.get('/health', (context) => context.json({ ok: true }))
-
-app.get('/entries', (context) => {
+type Entry = { id: number; name: string; message: string; created_at: string }`,
+  routes: `app.get('/entries', (context) => {
   const entries = db
     .prepare('select id, name, message, created_at from guest_book_entries order by id desc limit 100')
     .all() as Entry[]
@@ -48,20 +44,8 @@ app.post('/entries', async (context) => {
     .prepare('insert into guest_book_entries (name, message) values (?, ?)')
     .run(parsed.data.name, parsed.data.message)
   return context.json({ id: Number(result.lastInsertRowid) }, 201)
+})`,
 })
-
-app.notFound((context) =>
-  context.json({ error: \`No route for \${context.req.method} \${context.req.path}\` }, 404),
-)
-
-// The error goes to the server's output, where server_logs shows it.
-app.onError((error, context) => {
-  console.error(error)
-  return context.json({ error: 'Internal server error' }, 500)
-})
-
-export default app
-`
 
 export const guestBookClientPath = 'src/App.tsx'
 
@@ -166,3 +150,50 @@ export function App() {
   )
 }
 `
+
+/** The script: the table, the server routes, the page, then a look at the server's log. */
+export const guestBookScript: DemoScript = {
+  steps: [
+    {
+      reasoning:
+        'A guest book needs data that outlives the page: a table in the app database, a server ' +
+        'route to list entries and one to add an entry, and a page that calls them at /api.',
+      text: "I'll build a **Guest Book** with its own server routes and database. The plan:",
+      toolCalls: [{ toolName: 'todos', input: guestBookTasks(0) }],
+    },
+    writeFileStep(
+      'First the table, as a new migration.',
+      guestBookMigrationPath,
+      guestBookMigration,
+    ),
+    writeFileStep('Now the server routes.', guestBookServerPath, guestBookServer),
+    { toolCalls: [{ toolName: 'todos', input: guestBookTasks(2) }] },
+    writeFileStep('And the page that calls them.', guestBookClientPath, guestBookClient),
+    { toolCalls: [{ toolName: 'todos', input: guestBookTasks(3) }] },
+    {
+      text: "Let me check the server's log for errors.",
+      toolCalls: [{ toolName: 'server_logs', input: { lines: 20 } }],
+    },
+    { toolCalls: [{ toolName: 'todos', input: guestBookTasks(4) }] },
+  ],
+  done:
+    'Done! The **Guest Book** keeps its entries in the app database: `server/app.ts` ' +
+    'answers `GET` and `POST /api/entries`, and `src/App.tsx` lists the entries and signs ' +
+    'the book. Try it in the preview; a deploy gets its own, empty database.',
+}
+
+function guestBookTasks(done: number) {
+  return {
+    title: 'Guest Book',
+    tasks: [
+      'Add a table for the entries (a migration)',
+      'Write the server routes GET and POST /api/entries',
+      'Write the page that lists entries and signs the book',
+      'Check the server log for errors',
+    ].map((title, index) => ({
+      id: String(index + 1),
+      status: index < done ? 'complete' : 'incomplete',
+      title,
+    })),
+  }
+}

@@ -5,26 +5,21 @@
  * calls it. Fixed sources, so the flow runs without a model key; with Linear connected in
  * Settings the page lists real issues, otherwise it shows why not.
  */
-import type { DemoStep } from './demo-steps.ts'
+import { demoServerSource } from './demo-server-source.ts'
+import { type DemoScript, writeFileStep } from './demo-steps.ts'
 
 export const linearGuideQuestion =
   'How do I list my open issues from a server route, with pagination?'
 
 export const linearServerPath = 'server/app.ts'
 
-export const linearServer = `import { Hono } from 'hono'
-import { getAccessToken } from './integrations.ts'
-
-type Issue = { id: string; identifier: string; title: string; url: string; state: { name: string } }
+export const linearServer = demoServerSource({
+  imports: `import { getAccessToken } from './integrations.ts'`,
+  declarations: `type Issue = { id: string; identifier: string; title: string; url: string; state: { name: string } }
 type IssuesPage = {
   issues: { nodes: Issue[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }
-}
-
-export const app = new Hono().basePath('/api')
-
-app.get('/health', (context) => context.json({ ok: true }))
-
-/** One GraphQL call to Linear with the organization's connection (never sent to the browser). */
+}`,
+  routes: `/** One GraphQL call to Linear with the organization's connection (never sent to the browser). */
 async function linear<T>(query: string, variables: Record<string, unknown>): Promise<T> {
   const token = await getAccessToken('linear')
   const response = await fetch('https://api.linear.app/graphql', {
@@ -58,19 +53,8 @@ app.get('/issues', async (context) => {
     // Not connected yet, or the connection needs reconnecting: the page says so.
     return context.json({ error: error instanceof Error ? error.message : String(error) }, 503)
   }
+})`,
 })
-
-app.notFound((context) =>
-  context.json({ error: \`No route for \${context.req.method} \${context.req.path}\` }, 404),
-)
-
-app.onError((error, context) => {
-  console.error(error)
-  return context.json({ error: 'Internal server error' }, 500)
-})
-
-export default app
-`
 
 export const linearClientPath = 'src/App.tsx'
 
@@ -139,8 +123,8 @@ export function App() {
 `
 
 /** The script: the guide first, then the route that uses the helper, then the page. */
-export function linearSteps(): DemoStep[] {
-  return [
+export const linearScript: DemoScript = {
+  steps: [
     {
       reasoning:
         "Listing Linear issues needs the organization's Linear connection: a server route takes " +
@@ -154,23 +138,16 @@ export function linearSteps(): DemoStep[] {
         },
       ],
     },
-    {
-      text: "Now the server route: it takes a token with `getAccessToken('linear')` and pages through your issues.",
-      toolCalls: [
-        { toolName: 'write_file', input: { path: linearServerPath, content: linearServer } },
-      ],
-    },
-    {
-      text: 'And the page that lists them.',
-      toolCalls: [
-        { toolName: 'write_file', input: { path: linearClientPath, content: linearClient } },
-      ],
-    },
-  ]
+    writeFileStep(
+      "Now the server route: it takes a token with `getAccessToken('linear')` and pages through your issues.",
+      linearServerPath,
+      linearServer,
+    ),
+    writeFileStep('And the page that lists them.', linearClientPath, linearClient),
+  ],
+  done:
+    'Done! `GET /api/issues` in `server/app.ts` takes a fresh Linear token from ' +
+    "`getAccessToken('linear')` (it never reaches the browser) and returns your open issues 50 " +
+    'at a time; `src/App.tsx` lists them with a **Show more** button. If Linear is not connected ' +
+    "yet, the page says so: an admin connects it in Sprout's Settings.",
 }
-
-export const linearDoneText =
-  'Done! `GET /api/issues` in `server/app.ts` takes a fresh Linear token from ' +
-  "`getAccessToken('linear')` (it never reaches the browser) and returns your open issues 50 " +
-  'at a time; `src/App.tsx` lists them with a **Show more** button. If Linear is not connected ' +
-  "yet, the page says so: an admin connects it in Sprout's Settings."

@@ -2,24 +2,16 @@ import { formatSecretRequest } from '@sprout/protocol/text/secret-request.ts'
 import { planDemoApp, renderDemoApp } from './demo-app.ts'
 import type { DemoConversation } from './demo-conversation.ts'
 import { planErrorLoopStep } from './demo-error-loop.ts'
+import { guestBookScript } from './demo-guest-book.ts'
+import { linearScript } from './demo-linear.ts'
 import {
-  guestBookClient,
-  guestBookClientPath,
-  guestBookMigration,
-  guestBookMigrationPath,
-  guestBookServer,
-  guestBookServerPath,
-} from './demo-guest-book.ts'
-import { linearDoneText, linearSteps } from './demo-linear.ts'
-import { type DemoStep, type DemoToolCall, nextScriptStep } from './demo-steps.ts'
-import {
-  WEATHER_SECRET_KEY,
-  weatherClient,
-  weatherClientPath,
-  weatherKeyCheck,
-  weatherServer,
-  weatherServerPath,
-} from './demo-weather.ts'
+  type DemoScript,
+  type DemoStep,
+  type DemoToolCall,
+  nextScriptStep,
+  writeFileStep,
+} from './demo-steps.ts'
+import { WEATHER_SECRET_KEY, weatherScript } from './demo-weather.ts'
 
 export type { DemoStep, DemoToolCall } from './demo-steps.ts'
 
@@ -86,6 +78,11 @@ const realModelHint =
   'This was the scripted Demo model. To keep building with real AI, configure a model ' +
   'provider (for example set ANTHROPIC_API_KEY) and pick it in the model selector.'
 
+/** The next step of a scripted app; its closing text points to a real model. */
+function scriptStep(script: DemoScript, conversation: DemoConversation, tools: Set<string>) {
+  return nextScriptStep(script.steps, conversation, tools, `${script.done}\n\n${realModelHint}`)
+}
+
 function buildSteps(conversation: DemoConversation, tools: Set<string>): DemoStep {
   const plan = planDemoApp(conversation.userText)
   const featureList = plan.features.join(', ')
@@ -110,12 +107,7 @@ function buildSteps(conversation: DemoConversation, tools: Set<string>): DemoSte
       text: `I'll build **${plan.title}** for you. Here's the plan:`,
       toolCalls: [{ toolName: 'todos', input: tasks(false, false) }],
     },
-    {
-      text: 'Writing the app now.',
-      toolCalls: [
-        { toolName: 'write_file', input: { path: 'src/App.tsx', content: renderDemoApp(plan) } },
-      ],
-    },
+    writeFileStep('Writing the app now.', 'src/App.tsx', renderDemoApp(plan)),
     { toolCalls: [{ toolName: 'todos', input: tasks(true, false) }] },
     {
       text: 'Let me check the source folder.',
@@ -132,55 +124,6 @@ function buildSteps(conversation: DemoConversation, tools: Set<string>): DemoSte
   )
 }
 
-/** The guest book: a table, server routes at /api/entries and a page that calls them. */
-function guestBookSteps(): DemoStep[] {
-  const tasks = (done: number) => ({
-    title: 'Guest Book',
-    tasks: [
-      'Add a table for the entries (a migration)',
-      'Write the server routes GET and POST /api/entries',
-      'Write the page that lists entries and signs the book',
-      'Check the server log for errors',
-    ].map((title, index) => ({
-      id: String(index + 1),
-      status: index < done ? 'complete' : 'incomplete',
-      title,
-    })),
-  })
-  const write = (path: string, content: string) => ({
-    toolName: 'write_file',
-    input: { path, content },
-  })
-  return [
-    {
-      reasoning:
-        'A guest book needs data that outlives the page: a table in the app database, a server ' +
-        'route to list entries and one to add an entry, and a page that calls them at /api.',
-      text: "I'll build a **Guest Book** with its own server routes and database. The plan:",
-      toolCalls: [{ toolName: 'todos', input: tasks(0) }],
-    },
-    {
-      text: 'First the table, as a new migration.',
-      toolCalls: [write(guestBookMigrationPath, guestBookMigration)],
-    },
-    {
-      text: 'Now the server routes.',
-      toolCalls: [write(guestBookServerPath, guestBookServer)],
-    },
-    { toolCalls: [{ toolName: 'todos', input: tasks(2) }] },
-    {
-      text: 'And the page that calls them.',
-      toolCalls: [write(guestBookClientPath, guestBookClient)],
-    },
-    { toolCalls: [{ toolName: 'todos', input: tasks(3) }] },
-    {
-      text: "Let me check the server's log for errors.",
-      toolCalls: [{ toolName: 'server_logs', input: { lines: 20 } }],
-    },
-    { toolCalls: [{ toolName: 'todos', input: tasks(4) }] },
-  ]
-}
-
 /**
  * A weather app needs a provider's key: the Demo model asks for it with the secret widget and
  * stops; once the user has set it, it writes the route that reads it on the server.
@@ -192,27 +135,6 @@ const weatherKeyRequest: DemoStep = {
     `${formatSecretRequest(WEATHER_SECRET_KEY)}\n\n` +
     "Once it is set, I'll write the server route that uses it.",
   toolCalls: [],
-}
-
-function weatherSteps(): DemoStep[] {
-  return [
-    {
-      text: 'Thanks! First, a check that the key reaches the app (never its value):',
-      toolCalls: [{ toolName: 'shell_exec', input: { command: weatherKeyCheck } }],
-    },
-    {
-      text: 'Now the server route, which reads the key from `process.env`.',
-      toolCalls: [
-        { toolName: 'write_file', input: { path: weatherServerPath, content: weatherServer } },
-      ],
-    },
-    {
-      text: 'And the page that calls it.',
-      toolCalls: [
-        { toolName: 'write_file', input: { path: weatherClientPath, content: weatherClient } },
-      ],
-    },
-  ]
 }
 
 /** Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. */
@@ -241,37 +163,16 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
       )
     case 'guest-book':
       if (!tools.has('write_file')) break
-      return nextScriptStep(
-        guestBookSteps(),
-        conversation,
-        tools,
-        'Done! The **Guest Book** keeps its entries in the app database: `server/app.ts` ' +
-          'answers `GET` and `POST /api/entries`, and `src/App.tsx` lists the entries and signs ' +
-          'the book. Try it in the preview; a deploy gets its own, empty database.\n\n' +
-          realModelHint,
-      )
+      return scriptStep(guestBookScript, conversation, tools)
     case 'weather':
       if (!tools.has('write_file')) break
       return weatherKeyRequest
     case 'weather-key-set':
       if (!tools.has('write_file')) break
-      return nextScriptStep(
-        weatherSteps(),
-        conversation,
-        tools,
-        'Done! `GET /api/weather` in `server/app.ts` reads `WEATHER_API_KEY` on the server (it ' +
-          'never reaches the browser), and `src/App.tsx` shows the forecast. As a demo it ' +
-          'answers sample data instead of calling a provider.\n\n' +
-          realModelHint,
-      )
+      return scriptStep(weatherScript, conversation, tools)
     case 'linear':
       if (!tools.has('write_file')) break
-      return nextScriptStep(
-        linearSteps(),
-        conversation,
-        tools,
-        `${linearDoneText}\n\n${realModelHint}`,
-      )
+      return scriptStep(linearScript, conversation, tools)
     case 'build':
       if (!tools.has('write_file')) break
       return buildSteps(conversation, tools)

@@ -32,3 +32,11 @@ export function nextScriptStep(
     .slice(conversation.outcomes.length)
   return remaining[0] ?? { text: done, toolCalls: [] }
 }
+
+/** A step that writes one file of the app, with a line saying what it is. */
+export function writeFileStep(text: string, path: string, content: string): DemoStep {
+  return { text, toolCalls: [{ toolName: 'write_file', input: { path, content } }] }
+}
+
+/** A scripted app: its steps, then the closing text. */
+export type DemoScript = { steps: DemoStep[]; done: string }

@@ -4,19 +4,16 @@
  * environment and a page that calls it. Fixed sources and sample data, so the whole flow — the
  * secret widget, the vault, the route seeing the key — runs without a weather provider.
  */
+import { demoServerSource } from './demo-server-source.ts'
+import { type DemoScript, writeFileStep } from './demo-steps.ts'
 
 export const WEATHER_SECRET_KEY = 'WEATHER_API_KEY'
 
 export const weatherServerPath = 'server/app.ts'
 
-export const weatherServer = `import { Hono } from 'hono'
-import { z } from 'zod'
-
-export const app = new Hono().basePath('/api')
-
-app.get('/health', (context) => context.json({ ok: true }))
-
-const query = z.object({ city: z.string().trim().min(1).max(80).default('Lisbon') })
+export const weatherServer = demoServerSource({
+  imports: `import { z } from 'zod'`,
+  routes: `const query = z.object({ city: z.string().trim().min(1).max(80).default('Lisbon') })
 
 const sampleDays = ['Today', 'Tomorrow', 'Next day'].map((day, index) => ({
   day,
@@ -36,19 +33,8 @@ app.get('/weather', (context) => {
   // A real provider is called here with the key, e.g.
   // fetch(\`https://api.weather.example/forecast?city=\${city}\`, { headers: { authorization: \`Bearer \${key}\` } })
   return context.json({ city: parsed.data.city, source: 'sample', keySet: true, days: sampleDays })
+})`,
 })
-
-app.notFound((context) =>
-  context.json({ error: \`No route for \${context.req.method} \${context.req.path}\` }, 404),
-)
-
-app.onError((error, context) => {
-  console.error(error)
-  return context.json({ error: 'Internal server error' }, 500)
-})
-
-export default app
-`
 
 export const weatherClientPath = 'src/App.tsx'
 
@@ -120,3 +106,23 @@ export function App() {
 
 /** Shows, in the agent's own command, that the key reached the app's environment (never its value). */
 export const weatherKeyCheck = `node -e "const key = process.env.WEATHER_API_KEY; console.log(key ? 'WEATHER_API_KEY is set (' + key.length + ' characters)' : 'WEATHER_API_KEY is missing')"`
+
+/** Once the key is set: a check that it reaches the app, the server route, the page. */
+export const weatherScript: DemoScript = {
+  steps: [
+    {
+      text: 'Thanks! First, a check that the key reaches the app (never its value):',
+      toolCalls: [{ toolName: 'shell_exec', input: { command: weatherKeyCheck } }],
+    },
+    writeFileStep(
+      'Now the server route, which reads the key from `process.env`.',
+      weatherServerPath,
+      weatherServer,
+    ),
+    writeFileStep('And the page that calls it.', weatherClientPath, weatherClient),
+  ],
+  done:
+    'Done! `GET /api/weather` in `server/app.ts` reads `WEATHER_API_KEY` on the server (it ' +
+    'never reaches the browser), and `src/App.tsx` shows the forecast. As a demo it ' +
+    'answers sample data instead of calling a provider.',
+}

@@ -77,7 +77,7 @@ function messageOf(error: unknown): string {
   return text.length > MESSAGE_LIMIT ? `${cutText(text, MESSAGE_LIMIT)}...` : text
 }
 
-/** Maps a provider failure to the chat error types (docs/product/errors.md). */
+/** Maps a provider failure to the chat error types (docs/product/error-texts.md). */
 export function classifyProviderError(error: unknown): ClassifiedProviderError {
   const cause = RetryError.isInstance(error) ? error.lastError : error
   if (isAbort(cause)) return { errorType: 'interrupt', message: 'User interrupted' }

@@ -1,26 +1,16 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import type { LanguageModel } from 'ai'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { runAgent } from '../run-agent.ts'
+import { describe, expect, test } from 'vitest'
 import { collectChunks } from '../testing/collect-chunks.ts'
 import { startFakeOpenAIChat } from '../testing/fake-openai-chat.ts'
 import { startFakeOpenAIResponses } from '../testing/fake-openai-responses.ts'
 import type { FakeTurn } from '../testing/fake-provider-script.ts'
 import type { FakeProviderServer } from '../testing/fake-provider-server.ts'
-import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'
+import { useAgentTestContext } from '../testing/use-agent-context.ts'
 import { createLanguageModel } from './create-language-model.ts'
 import type { ProvidersConfig } from './providers-config.ts'
 
-let devbox: TempFolderDevbox
-let server: FakeProviderServer | undefined
-beforeEach(async () => {
-  devbox = await createTempFolderDevbox()
-})
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-  await devbox.remove()
-})
+const context = useAgentTestContext()
 
 const configFor = (baseUrl: string): ProvidersConfig => ({
   anthropic: { baseUrl },
@@ -64,16 +54,13 @@ const providers: Provider[] = [
 ]
 
 async function run(provider: Provider, script: FakeTurn[]) {
-  server = await provider.start(script)
+  const server = await context.startServer(provider.start, script)
   const log = collectChunks()
-  const result = await runAgent({
+  const result = await context.runAgent({
     model: provider.model(server.baseUrl),
     modelId: 'test-model',
     contextWindow: 100_000,
-    system: 'You build apps.',
     messages: [{ role: 'user', content: 'Write hello.txt' }],
-    toolContext: { devbox },
-    maxRetries: 0,
     onChunk: log.onChunk,
   })
   return { result, log, requests: server.requests }
@@ -93,7 +80,7 @@ describe.each(providers)('$name', (provider) => {
       { blocks: [{ type: 'tool-call', name: 'shell_exec', input: { command: 'cat hello.txt' } }] },
       { blocks: [{ type: 'text', text: 'hello.txt says hello.' }] },
     ])
-    expect(await devbox.files.read('hello.txt')).toBe('hello')
+    expect(await context.devbox.files.read('hello.txt')).toBe('hello')
     expect(requests.map((request) => request.path)).toEqual([
       provider.path,
       provider.path,

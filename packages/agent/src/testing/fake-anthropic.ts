@@ -1,16 +1,6 @@
 /** TEST FIXTURE: a fake Anthropic Messages API speaking its SSE wire format. */
-import {
-  defaultFakeUsage,
-  type FakeErrorTurn,
-  type FakeStreamTurn,
-  type FakeTurn,
-  type RecordedRequest,
-} from './fake-provider-script.ts'
-import {
-  type FakeProviderServer,
-  startFakeProviderServer,
-  type WireFormat,
-} from './fake-provider-server.ts'
+import { defaultFakeUsage, type FakeTurn, requestedModel } from './fake-provider-script.ts'
+import { startFakeProviderServer, type WireFormat } from './fake-provider-server.ts'
 import { splitForStreaming } from './split-for-streaming.ts'
 
 const errorTypesByStatus: Record<number, string> = {
@@ -24,19 +14,14 @@ const errorTypesByStatus: Record<number, string> = {
   529: 'overloaded_error',
 }
 
-function errorBody(turn: FakeErrorTurn) {
+const errorBody: WireFormat['errorBody'] = (turn) => {
   const type = turn.errorType ?? errorTypesByStatus[turn.status] ?? 'api_error'
   return { type: 'error', error: { type, message: turn.message ?? `Fake ${type}` } }
 }
 
-function modelOf(request: RecordedRequest): string {
-  const body = request.body as { model?: unknown } | undefined
-  return typeof body?.model === 'string' ? body.model : 'claude-fake'
-}
-
 let messageCounter = 0
 
-function jsonBody(turn: FakeStreamTurn, request: RecordedRequest) {
+const jsonBody: WireFormat['jsonBody'] = (turn, request) => {
   messageCounter += 1
   const usage = turn.usage ?? defaultFakeUsage
   const content = turn.blocks.map((block, index) => {
@@ -55,7 +40,7 @@ function jsonBody(turn: FakeStreamTurn, request: RecordedRequest) {
     id: `msg_fake_${messageCounter}`,
     type: 'message',
     role: 'assistant',
-    model: modelOf(request),
+    model: requestedModel(request, 'claude-fake'),
     content,
     stop_reason: content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn',
     stop_sequence: null,
@@ -84,7 +69,7 @@ const anthropicFormat: WireFormat = {
         id: `msg_fake_${messageCounter}`,
         type: 'message',
         role: 'assistant',
-        model: modelOf(request),
+        model: requestedModel(request, 'claude-fake'),
         content: [],
         stop_reason: null,
         stop_sequence: null,
@@ -149,6 +134,6 @@ const anthropicFormat: WireFormat = {
   },
 }
 
-export function startFakeAnthropic(script: FakeTurn[]): Promise<FakeProviderServer> {
+export function startFakeAnthropic(script: FakeTurn[]) {
   return startFakeProviderServer(anthropicFormat, script)
 }

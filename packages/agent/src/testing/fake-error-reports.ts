@@ -1,23 +1,17 @@
 /** TEST HELPER: an application's error groups in memory, behind the tools' ErrorReportsAccess. */
 import type { ErrorGroup } from '@sprout/protocol/api/error-monitoring.ts'
+import { sampleErrorGroup } from '@sprout/protocol/testing/error-group.ts'
 import type { ErrorReportsAccess } from '../tools/tool-context.ts'
 
+/** A group of fixed times, so the tools' texts can be compared whole. */
 export function errorGroup(overrides: Partial<ErrorGroup> = {}): ErrorGroup {
-  return {
-    id: 'group-1',
-    application_id: 'app-1',
-    application_name: 'Counter',
-    error_type: 'TypeError',
-    representative_message: "Cannot read properties of undefined (reading 'length')",
+  return sampleErrorGroup({
     representative_stack: ['at onClick (src/App.tsx:9:32)', 'at HTMLButtonElement.callCallback'],
     occurrence_count: 3,
     first_seen_at: '2026-11-25T08:00:00.000Z',
     last_seen_at: '2026-11-25T08:55:00.000Z',
-    status: 'active',
-    source: 'browser',
-    last_url: 'http://counter.preview.localhost/',
     ...overrides,
-  }
+  })
 }
 
 export function fakeErrorReports(groups: ErrorGroup[]) {

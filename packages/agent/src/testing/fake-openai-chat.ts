@@ -4,30 +4,29 @@
  */
 import {
   defaultFakeUsage,
+  type FakeErrorTurn,
   type FakeStreamTurn,
   type FakeTurn,
   type RecordedRequest,
+  requestedModel,
 } from './fake-provider-script.ts'
-import {
-  type FakeProviderServer,
-  startFakeProviderServer,
-  type WireFormat,
-} from './fake-provider-server.ts'
+import { startFakeProviderServer, type WireFormat } from './fake-provider-server.ts'
 import { splitForStreaming } from './split-for-streaming.ts'
 
 let completionCounter = 0
 
-function modelOf(request: RecordedRequest): string {
-  const body = request.body as { model?: unknown } | undefined
-  return typeof body?.model === 'string' ? body.model : 'gpt-fake'
-}
-
-export const openaiErrorTypesByStatus: Record<number, string> = {
+const openaiErrorTypesByStatus: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'invalid_api_key',
   429: 'rate_limit_exceeded',
   500: 'server_error',
   503: 'service_unavailable',
+}
+
+/** The error body of both OpenAI APIs (Chat Completions and Responses). */
+export function openaiErrorBody(turn: FakeErrorTurn) {
+  const type = turn.errorType ?? openaiErrorTypesByStatus[turn.status] ?? 'server_error'
+  return { error: { message: turn.message ?? `Fake ${type}`, type, param: null, code: type } }
 }
 
 function usageBody(turn: FakeStreamTurn) {
@@ -60,7 +59,7 @@ function jsonBody(turn: FakeStreamTurn, request: RecordedRequest) {
     id: `chatcmpl-fake-${completionCounter}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
-    model: modelOf(request),
+    model: requestedModel(request, 'gpt-fake'),
     choices: [
       {
         index: 0,
@@ -81,10 +80,7 @@ const openaiChatFormat: WireFormat = {
   paths: ['/v1/chat/completions'],
   jsonBody,
   endOfStream: 'data: [DONE]',
-  errorBody: (turn) => {
-    const type = turn.errorType ?? openaiErrorTypesByStatus[turn.status] ?? 'server_error'
-    return { error: { message: turn.message ?? `Fake ${type}`, type, param: null, code: type } }
-  },
+  errorBody: openaiErrorBody,
   streamError: async (error, write) => {
     await write(undefined, {
       error: { message: error.message, type: error.type, code: error.type },
@@ -96,7 +92,7 @@ const openaiChatFormat: WireFormat = {
       id: `chatcmpl-fake-${completionCounter}`,
       object: 'chat.completion.chunk',
       created: Math.floor(Date.now() / 1000),
-      model: modelOf(request),
+      model: requestedModel(request, 'gpt-fake'),
     }
     const chunk = (delta: unknown, finishReason: string | null = null) =>
       write(undefined, { ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
@@ -127,6 +123,6 @@ const openaiChatFormat: WireFormat = {
   },
 }
 
-export function startFakeOpenAIChat(script: FakeTurn[]): Promise<FakeProviderServer> {
+export function startFakeOpenAIChat(script: FakeTurn[]) {
   return startFakeProviderServer(openaiChatFormat, script)
 }

@@ -2,17 +2,17 @@
  * TEST FIXTURE: a fake OpenAI Responses API, which `openai(id)` uses by default and which xAI
  * speaks too (@ai-sdk/xai 5 only has the Responses API).
  */
-import { openaiErrorTypesByStatus } from './fake-openai-chat.ts'
+import { openaiErrorBody } from './fake-openai-chat.ts'
 import {
   defaultFakeUsage,
   type FakeBlock,
   type FakeStreamTurn,
   type FakeTurn,
   type RecordedRequest,
+  requestedModel,
 } from './fake-provider-script.ts'
 import {
   type EventWriter,
-  type FakeProviderServer,
   startFakeProviderServer,
   type WireFormat,
 } from './fake-provider-server.ts'
@@ -20,18 +20,13 @@ import { splitForStreaming } from './split-for-streaming.ts'
 
 let responseCounter = 0
 
-function modelOf(request: RecordedRequest): string {
-  const body = request.body as { model?: unknown } | undefined
-  return typeof body?.model === 'string' ? body.model : 'gpt-fake'
-}
-
 function responseHeader(request: RecordedRequest) {
   responseCounter += 1
   return {
     id: `resp_fake_${responseCounter}`,
     object: 'response',
     created_at: Math.floor(Date.now() / 1000),
-    model: modelOf(request),
+    model: requestedModel(request, 'gpt-fake'),
   }
 }
 
@@ -138,10 +133,7 @@ async function streamItem(
 
 const responsesFormat: WireFormat = {
   paths: ['/v1/responses'],
-  errorBody: (turn) => {
-    const type = turn.errorType ?? openaiErrorTypesByStatus[turn.status] ?? 'server_error'
-    return { error: { message: turn.message ?? `Fake ${type}`, type, param: null, code: type } }
-  },
+  errorBody: openaiErrorBody,
   jsonBody: (turn, request) => {
     const header = responseHeader(request)
     return {
@@ -191,6 +183,6 @@ const responsesFormat: WireFormat = {
   },
 }
 
-export function startFakeOpenAIResponses(script: FakeTurn[]): Promise<FakeProviderServer> {
+export function startFakeOpenAIResponses(script: FakeTurn[]) {
   return startFakeProviderServer(responsesFormat, script)
 }

@@ -43,6 +43,12 @@ export type RecordedRequest = {
 
 export const defaultFakeUsage: FakeUsage = { inputTokens: 100, outputTokens: 20 }
 
+/** The model a request asked for, or the fake's own name for one. */
+export function requestedModel(request: RecordedRequest, fallback: string): string {
+  const body = request.body as { model?: unknown } | undefined
+  return typeof body?.model === 'string' ? body.model : fallback
+}
+
 export function isErrorTurn(turn: FakeTurn): turn is FakeErrorTurn {
   return 'status' in turn
 }

@@ -1,6 +1,5 @@
 /** TEST FIXTURE: an HTTP server on 127.0.0.1 that answers model requests from a script. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   type FakeErrorTurn,
   type FakeStreamTurn,
@@ -8,6 +7,7 @@ import {
   isErrorTurn,
   type RecordedRequest,
 } from './fake-provider-script.ts'
+import { listenOnLoopback } from './listen-on-loopback.ts'
 
 export type FakeProviderServer = {
   /** Base URL to give the provider, including the version path, e.g. http://127.0.0.1:1234/v1 */
@@ -60,7 +60,6 @@ export async function startFakeProviderServer(
 ): Promise<FakeProviderServer> {
   const turns = [...script]
   const requests: RecordedRequest[] = []
-  const sockets = new Set<Socket>()
   let inFlight = 0
   let peak = 0
 
@@ -133,27 +132,17 @@ export async function startFakeProviderServer(
     response.end()
   }
 
-  const server = createServer((request, response) => {
+  const server = await listenOnLoopback((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500)
       response.end(String(error))
     })
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${server.port}/v1`,
     requests,
     peakConcurrency: () => peak,
     push: (...more) => turns.push(...more),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
+    close: server.close,
   }
 }

@@ -33,7 +33,6 @@ export type TempFolderDevbox = Devbox & {
   printServerOutput: (text: string) => void
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a test double of a whole dev box: its methods share one folder
 export async function createTempFolderDevbox(): Promise<TempFolderDevbox> {
   const parent = await realpath(await mkdtemp(path.join(tmpdir(), 'sprout-agent-test-')))
   const root = path.join(parent, 'workspace')

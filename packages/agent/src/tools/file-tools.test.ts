@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { createWorkspaceFiles } from '@sprout/devbox/drivers/local/workspace-files.ts'
+import { createWorkspaceFiles } from '@sprout/devbox/drivers/local/workspace/workspace-files.ts'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { executeTool } from '../testing/execute-tool.ts'
 import { createTempFolderDevbox, type TempFolderDevbox } from '../testing/temp-folder-devbox.ts'

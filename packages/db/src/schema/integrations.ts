@@ -24,16 +24,21 @@ export const integrationDefinitions = pgTable('integration_definitions', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 })
 
+/** The organization and the integration a row belongs to; it goes when either does. */
+const organizationIntegration = () => ({
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organization.id, { onDelete: 'cascade' }),
+  serviceName: text('service_name')
+    .notNull()
+    .references(() => integrationDefinitions.serviceName, { onDelete: 'cascade' }),
+})
+
 /** An organization's tokens for one integration (docs/product/integrations.md). */
 export const integrationConnections = pgTable(
   'integration_connections',
   {
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
-    serviceName: text('service_name')
-      .notNull()
-      .references(() => integrationDefinitions.serviceName, { onDelete: 'cascade' }),
+    ...organizationIntegration(),
     accessToken: jsonb('access_token').$type<SealedColumn>().notNull(),
     refreshToken: jsonb('refresh_token').$type<SealedColumn>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
@@ -57,12 +62,7 @@ export const oauthStates = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
-    serviceName: text('service_name')
-      .notNull()
-      .references(() => integrationDefinitions.serviceName, { onDelete: 'cascade' }),
+    ...organizationIntegration(),
     codeVerifier: jsonb('code_verifier').$type<SealedColumn>().notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

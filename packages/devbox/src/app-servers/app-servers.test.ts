@@ -12,18 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDeploy, currentDeployId, DeployBuildError } from '../deploy.ts'
 import { requestDevServer, targetConnection } from '../dev-server-request.ts'
 import type { DevServerTarget } from '../devbox-driver.ts'
-import {
-  createLocalDriver,
-  type LocalDevbox,
-  type LocalDriver,
-} from '../drivers/local/local-driver.ts'
+import type { LocalDevbox, LocalDriver } from '../drivers/local/local-driver.ts'
 import { silentLogger } from '../logger.ts'
 import { resolveDeployFile } from '../resolve-deploy-file.ts'
 import {
   appServerProcesses,
   createFullStackFixtureTemplates,
 } from '../testing/app-server-fixture.ts'
-import { createFakeTemplates, testCacheDir, waitFor } from '../testing/devbox-test-support.ts'
+import { createFakeTemplates, createTestDriver, waitFor } from '../testing/devbox-support.ts'
 import { type AppServerManager, createAppServerManager } from './app-server-manager.ts'
 
 const appId = 'full-stack-app'
@@ -69,11 +65,9 @@ beforeAll(async () => {
   const templates = path.join(baseDirectory, 'templates')
   await createFakeTemplates(templates)
   await createFullStackFixtureTemplates(templates)
-  driver = createLocalDriver({
+  driver = createTestDriver({
     rootDir: path.join(baseDirectory, 'root'),
     templatesDir: templates,
-    cacheDir: testCacheDir,
-    logger: silentLogger,
     // Small enough for the leak case to reach it quickly.
     limits: { memoryMb: 256 },
   })

@@ -150,33 +150,15 @@ describe('reduceBlocks: Blocks rules (docs/product/builder.md)', () => {
   })
 
   it('drops duplicate non-delta events', () => {
-    const once = reduceAll([
+    const events = (path: string): BlocksEvent[] => [
       { type: 'data-user-message', data: { id: 'u1', text: 'Hi' } },
       { type: 'text-start', id: '0' },
       { type: 'tool-input-start', toolCallId: 't', toolName: 'view_file' },
-      {
-        type: 'tool-input-available',
-        toolCallId: 't',
-        toolName: 'view_file',
-        input: { path: 'a' },
-      },
+      { type: 'tool-input-available', toolCallId: 't', toolName: 'view_file', input: { path } },
       { type: 'data-error', data: { error: 'Boom', errorType: 'internal' } },
-    ])
-    const twice = reduceAll(
-      [
-        { type: 'data-user-message', data: { id: 'u1', text: 'Hi' } },
-        { type: 'text-start', id: '0' },
-        { type: 'tool-input-start', toolCallId: 't', toolName: 'view_file' },
-        {
-          type: 'tool-input-available',
-          toolCallId: 't',
-          toolName: 'view_file',
-          input: { path: 'b' },
-        },
-        { type: 'data-error', data: { error: 'Boom', errorType: 'internal' } },
-      ],
-      once,
-    )
+    ]
+    const once = reduceAll(events('a'))
+    const twice = reduceAll(events('b'), once)
     expect(twice).toEqual(once)
   })
 

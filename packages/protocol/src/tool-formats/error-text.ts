@@ -1,4 +1,4 @@
-/** The error types the agent tags chat errors with (docs/product/errors.md "Chat error types"). */
+/** The error types the agent tags chat errors with (docs/product/error-texts.md "Chat error types"). */
 export const chatErrorTypes = ['ratelimited', 'overloaded', 'internal', 'interrupt'] as const
 export type ChatErrorType = (typeof chatErrorTypes)[number]
 
@@ -11,7 +11,7 @@ export interface ChatError {
   errorType?: string | null
 }
 
-/** The text the chat shows for an error event (docs/product/errors.md). */
+/** The text the chat shows for an error event (docs/product/error-texts.md). */
 export function chatErrorText(error: ChatError): string {
   const content = error.content?.trim() ?? ''
   switch (error.errorType) {

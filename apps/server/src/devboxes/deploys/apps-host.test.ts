@@ -7,67 +7,48 @@ import {
   appServerProcesses,
   fullStackFixtureFiles,
 } from '@sprout/devbox/testing/app-server-fixture.ts'
-import { waitFor } from '@sprout/devbox/testing/devbox-test-support.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createTestApp,
-  type RawResponse,
-  rawRequest,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../../testing/test-app.ts'
+import { waitFor } from '@sprout/devbox/testing/devbox-support.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type RawResponse, rawRequest, readRawResponse } from '../../testing/app-harness.ts'
+import { useOrganizationHarness } from '../../testing/organization-harness.ts'
 
 const maxBodyBytes = 64 * 1024
 
 describe('apps host with production servers', { timeout: 240_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
-  let organizationId: string
+  // The first user is the platform admin: they may deploy.
+  const setup = useOrganizationHarness({
+    environment: { APPS_IDLE_MINUTES: '0.01', MAX_BODY_BYTES: String(maxBodyBytes) },
+    organizationName: 'Back ends',
+    listen: true,
+  })
   const apps: Record<'full' | 'plain', { id: string; host: string }> = {} as never
-  const headers = () => ({ 'organization-id': organizationId })
+  const headers = setup.headers
 
   const createApplication = async (prompt: string, files: Record<string, string>) => {
-    const created = await harness.request('/api/applications', {
-      method: 'POST',
-      user: owner,
-      headers: headers(),
-      body: JSON.stringify({ initial_prompt: prompt, model: 'demo' }),
-    })
-    const { id } = (await created.json()) as { id: string }
-    await waitForEditorReady(harness, owner, organizationId, id)
-    const box = harness.devboxes.box(id)
+    const id = await setup.createReadyApplication(prompt)
+    const box = setup.harness.devboxes.box(id)
     for (const [name, content] of Object.entries(files)) await box?.files.write(name, content)
-    const details = await harness.request(`/api/applications/${id}`, {
-      user: owner,
-      headers: headers(),
-    })
+    const details = await setup.request(`/api/applications/${id}`)
     const { preview_url: previewUrl } = (await details.json()) as { preview_url: string }
     return { id, host: new URL(previewUrl).host.replace('.preview.', '.apps.') }
   }
 
   const deploy = async (id: string) => {
-    const response = await harness.request(`/api/applications/${id}/deploy`, {
+    const response = await setup.harness.request(`/api/applications/${id}/deploy`, {
       method: 'POST',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     return { status: response.status, body: (await response.json()) as { error?: string } }
   }
 
-  const get = (host: string, requestPath: string) => rawRequest(harness.port, host, requestPath)
+  const get = (host: string, requestPath: string) =>
+    rawRequest(setup.harness.port, host, requestPath)
   const send = (host: string, requestPath: string, options: Parameters<typeof sendRaw>[3]) =>
-    sendRaw(harness.port, host, requestPath, options)
+    sendRaw(setup.harness.port, host, requestPath, options)
   const json = (response: RawResponse) => JSON.parse(response.body)
 
   beforeAll(async () => {
-    harness = await createTestApp({
-      APPS_IDLE_MINUTES: '0.01',
-      MAX_BODY_BYTES: String(maxBodyBytes),
-    })
-    await harness.listen()
-    owner = await harness.signUp() // the first user is the platform admin: they may deploy
-    organizationId = await harness.createOrganization(owner, 'Back ends')
     apps.full = await createApplication('A notes app', fullStackFixtureFiles)
     apps.plain = await createApplication('An old static app', {
       'package.json': JSON.stringify({
@@ -81,7 +62,6 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(await deploy(apps.full.id)).toEqual({ status: 200, body: expect.anything() })
     expect((await deploy(apps.plain.id)).status).toBe(200)
   })
-  afterAll(() => harness.close())
 
   it('serves static files from client/, /api from the server, and never the server files', async () => {
     const page = await get(apps.full.host, '/')
@@ -114,7 +94,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
   it('answers 500 for a route that throws and keeps serving; Sprout is unaffected', async () => {
     const boom = await get(apps.full.host, '/api/boom')
     expect(boom.status).toBe(500)
-    expect((await harness.request('/healthz')).status).toBe(200)
+    expect((await setup.harness.request('/healthz')).status).toBe(200)
     expect((await get(apps.full.host, '/api/version')).status).toBe(200)
   })
 
@@ -147,7 +127,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
   })
 
   it('redeploys under a steady stream of /api requests without a failed one', async () => {
-    const box = harness.devboxes.box(apps.full.id)
+    const box = setup.harness.devboxes.box(apps.full.id)
     await box?.files.write('src/message.txt', 'second version')
     let deploying = true
     let requests = 0
@@ -175,7 +155,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
   })
 
   it('keeps the old deploy serving when the new server does not start, and says why', async () => {
-    const box = harness.devboxes.box(apps.full.id)
+    const box = setup.harness.devboxes.box(apps.full.id)
     await box?.files.write('src/message.txt', 'broken version')
     await box?.files.write('src/fail-start', '')
     const failed = await deploy(apps.full.id)
@@ -189,7 +169,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
   })
 
   it('stops an idle server and starts it again for the next request, which waits', async () => {
-    await waitFor(() => harness.devboxes.appServers?.status(apps.full.id).state === 'stopped')
+    await waitFor(() => setup.harness.devboxes.appServers?.status(apps.full.id).state === 'stopped')
     await waitFor(() => appServerProcesses(apps.full.id).length === 0)
     const woken = await get(apps.full.host, '/api/notes')
     expect(woken.status).toBe(200)
@@ -214,7 +194,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(json(await get(starter.host, '/api/notes')).notes).toMatchObject([
       { text: 'kept in production' },
     ])
-    const dataFolder = path.join(harness.config.dataDir, 'deploys', starter.id, 'data')
+    const dataFolder = path.join(setup.harness.config.dataDir, 'deploys', starter.id, 'data')
     expect(existsSync(path.join(dataFolder, 'app.db'))).toBe(true)
     expect((await send(starter.host, '/api/notes', { method: 'POST', body: '{}' })).status).toBe(
       400,
@@ -223,14 +203,14 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
 
   it('stops the server and removes its data when the application is deleted', async () => {
     expect((await get(apps.full.host, '/api/version')).status).toBe(200)
-    const removed = await harness.request(`/api/applications/${apps.full.id}`, {
+    const removed = await setup.harness.request(`/api/applications/${apps.full.id}`, {
       method: 'DELETE',
-      user: owner,
+      user: setup.owner,
       headers: headers(),
     })
     expect(removed.status).toBe(200)
     expect(appServerProcesses(apps.full.id)).toHaveLength(0)
-    expect(existsSync(path.join(harness.config.dataDir, 'deploys', apps.full.id))).toBe(false)
+    expect(existsSync(path.join(setup.harness.config.dataDir, 'deploys', apps.full.id))).toBe(false)
   })
 })
 
@@ -255,17 +235,7 @@ function sendRaw(
             : { 'content-length': Buffer.byteLength(options.body) }),
         },
       },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        )
-      },
+      (response) => resolve(readRawResponse(response)),
     )
     request.on('error', reject)
     if (options.chunked && options.body) {

@@ -9,10 +9,11 @@ import { currentDeployId } from '@sprout/devbox/deploy.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { TtlCache } from '../../auth/auth-cache.ts'
+import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
+import { injectIntoHtml, reporterScriptTag } from '../../error-monitoring/reporter/service.ts'
+import type { ErrorReporting } from '../../error-monitoring/service.ts'
 import { sendHostPage } from '../preview-host/host-pages.ts'
 import { proxyHttp } from '../preview-host/proxy.ts'
-import { injectIntoHtml, reporterScriptTag } from '../reporter/inject-reporter.ts'
-import { type ErrorReporting, handleReporterRequest } from '../reporter/reporter-routes.ts'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -117,7 +118,8 @@ export function createAppsHost(options: {
       }
       if (!toServer && request.method !== 'GET' && request.method !== 'HEAD') {
         response.writeHead(405, { allow: 'GET, HEAD' })
-        return response.end()
+        response.end()
+        return
       }
       if (toServer) return handleApi(request, response, applicationId)
       const file = applicationId
@@ -142,7 +144,10 @@ export function createAppsHost(options: {
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         'x-content-type-options': 'nosniff',
       })
-      if (request.method === 'HEAD') return response.end()
+      if (request.method === 'HEAD') {
+        response.end()
+        return
+      }
       createReadStream(file)
         .on('error', () => response.destroy())
         .pipe(response)

@@ -4,19 +4,20 @@ import path from 'node:path'
 import { deploys } from '@sprout/db/schema/deploys.ts'
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { buildDeploy, DeployBuildError } from '@sprout/devbox/deploy.ts'
-import { unmountUnder } from '@sprout/devbox/drivers/local/box-disk.ts'
+import { unmountUnder } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { createSecretRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { and, eq } from 'drizzle-orm'
-import { type ApplicationContext, findApplicationRecord } from '../../applications/service.ts'
-import { conflict, unprocessable } from '../../errors/app-error.ts'
+import { findApplicationRecord } from '../../applications/service.ts'
+import { conflict, unprocessable } from '../../http/app-error.ts'
+import type { RequestContext } from '../../http/request-context.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 
 const buildTimeoutSeconds = 300
 const running = new Set<string>()
 
-export type DeployContext = ApplicationContext & { devboxes: DevboxRuntime; deploysDir: string }
+export type DeployContext = RequestContext & { devboxes: DevboxRuntime; deploysDir: string }
 
 /**
  * Builds the app in its box and publishes it; the previous deploy keeps serving until the new one

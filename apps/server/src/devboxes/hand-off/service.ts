@@ -4,7 +4,7 @@ import { devboxAuthTokens } from '@sprout/db/schema/devbox-auth-tokens.ts'
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import type { MembershipCache } from '../../auth/auth-cache.ts'
-import { badRequest, notFound } from '../../errors/app-error.ts'
+import { badRequest, notFound } from '../../http/app-error.ts'
 import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'
 

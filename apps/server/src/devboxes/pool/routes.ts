@@ -1,7 +1,7 @@
 import { poolCycleRequestSchema } from '@sprout/protocol/api/applications.ts'
 import { Hono } from 'hono'
 import { requirePlatformAdmin } from '../../admin/require-platform-admin.ts'
-import type { AppEnv } from '../../app-env.ts'
+import type { AppEnv } from '../../http/app-env.ts'
 import { parseJsonBody } from '../../http/parse-request.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 

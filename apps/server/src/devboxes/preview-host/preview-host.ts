@@ -3,6 +3,9 @@ import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
+import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
+import { reporterScriptTag } from '../../error-monitoring/reporter/service.ts'
+import type { ErrorReporting } from '../../error-monitoring/service.ts'
 import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'
 import {
@@ -12,8 +15,6 @@ import {
 } from '../hand-off/preview-session.ts'
 import { safeReturnUrl } from '../hand-off/return-path.ts'
 import { redeemDevboxToken } from '../hand-off/service.ts'
-import { reporterScriptTag } from '../reporter/inject-reporter.ts'
-import { type ErrorReporting, handleReporterRequest } from '../reporter/reporter-routes.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
@@ -54,11 +55,12 @@ function refuseUnauthorized(
   response: ServerResponse,
   url: URL,
   productOrigin: string,
-) {
+): void {
   const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
   if (!wantsPage) {
     response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
-    return response.end('Authentication required')
+    response.end('Authentication required')
+    return
   }
   const handOff = new URL('/auth/devbox', productOrigin)
   handOff.searchParams.set('devbox', url.origin)

@@ -1,41 +1,19 @@
 import { devboxAuthTokens } from '@sprout/db/schema/devbox-auth-tokens.ts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { cookieFrom, rawRequest, type TestUser } from '../../testing/app-harness.ts'
 import {
-  cookieFrom,
-  createTestApp,
-  rawRequest,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../../testing/test-app.ts'
+  type PreviewedApplication,
+  useOrganizationHarness,
+} from '../../testing/organization-harness.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 describe('preview origin isolation', { timeout: 120_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
+  const setup = useOrganizationHarness({ organizationName: 'Preview org', listen: true })
   let outsider: TestUser
-  let organizationId: string
-  const apps: Record<'a' | 'b', { id: string; host: string; previewUrl: string }> = {} as never
-
-  const createApplication = async (prompt: string) => {
-    const created = await harness.request('/api/applications', {
-      method: 'POST',
-      user: owner,
-      headers: { 'organization-id': organizationId },
-      body: JSON.stringify({ initial_prompt: prompt, model: 'demo' }),
-    })
-    const { id } = (await created.json()) as { id: string }
-    await waitForEditorReady(harness, owner, organizationId, id)
-    const details = await harness.request(`/api/applications/${id}`, {
-      user: owner,
-      headers: { 'organization-id': organizationId },
-    })
-    const { preview_url: previewUrl } = (await details.json()) as { preview_url: string }
-    return { id, previewUrl, host: new URL(previewUrl).host }
-  }
+  const apps: Record<'a' | 'b', PreviewedApplication> = {} as never
 
   const issueToken = async (user: TestUser, previewUrl: string) => {
-    const response = await harness.request('/api/org/devbox-token', {
+    const response = await setup.harness.request('/api/org/devbox-token', {
       method: 'POST',
       user,
       body: JSON.stringify({ devbox_url: previewUrl }),
@@ -45,38 +23,33 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
 
   const callback = (host: string, token: string, returnPath = '/') =>
     rawRequest(
-      harness.port,
+      setup.harness.port,
       host,
       `/__sprout/auth/callback?token=${encodeURIComponent(token)}&return=${encodeURIComponent(returnPath)}`,
     )
 
   beforeAll(async () => {
-    harness = await createTestApp()
-    await harness.listen()
-    owner = await harness.signUp()
-    outsider = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Preview org')
-    apps.a = await createApplication('App A')
-    apps.b = await createApplication('App B')
+    outsider = await setup.harness.signUp()
+    apps.a = await setup.createPreviewedApplication('App A')
+    apps.b = await setup.createPreviewedApplication('App B')
   })
-  afterAll(() => harness.close())
 
   it('sends a visitor without a preview cookie to the hand-off, and refuses non-page requests', async () => {
-    const page = await rawRequest(harness.port, apps.a.host, '/some/page?x=1', {
+    const page = await rawRequest(setup.harness.port, apps.a.host, '/some/page?x=1', {
       accept: 'text/html',
     })
     expect(page.status).toBe(302)
     const location = new URL(String(page.headers.location))
-    expect(location.origin).toBe(harness.origins.product)
+    expect(location.origin).toBe(setup.harness.origins.product)
     expect(location.pathname).toBe('/auth/devbox')
     expect(location.searchParams.get('devbox')).toBe(apps.a.previewUrl)
     expect(location.searchParams.get('return')).toBe('/some/page?x=1')
-    const asset = await rawRequest(harness.port, apps.a.host, '/src/main.tsx')
+    const asset = await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx')
     expect(asset.status).toBe(401)
   })
 
   it('exchanges a single-use token for an HttpOnly preview cookie and proxies the dev server', async () => {
-    const { status, token } = await issueToken(owner, apps.a.previewUrl)
+    const { status, token } = await issueToken(setup.owner, apps.a.previewUrl)
     expect(status).toBe(200)
     const exchanged = await callback(apps.a.host, token ?? '', '/?from=test')
     expect(exchanged.status).toBe(302)
@@ -87,10 +60,13 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
     expect(setCookie).toMatch(/SameSite=None; Secure; Partitioned/)
     expect(setCookie).not.toMatch(/Domain=/i)
     const cookie = cookieFrom(exchanged, PREVIEW_COOKIE) ?? ''
-    const page = await rawRequest(harness.port, apps.a.host, '/', { cookie, accept: 'text/html' })
+    const page = await rawRequest(setup.harness.port, apps.a.host, '/', {
+      cookie,
+      accept: 'text/html',
+    })
     expect(page.status).toBe(200)
     expect(page.body).toContain('<div id="root">')
-    const entry = await rawRequest(harness.port, apps.a.host, '/src/main.tsx', { cookie })
+    const entry = await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx', { cookie })
     expect(entry.status).toBe(200)
     expect(entry.body).toContain('createRoot')
 
@@ -101,30 +77,31 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
   })
 
   it("refuses app A's token and cookie at app B's preview", async () => {
-    const { token } = await issueToken(owner, apps.a.previewUrl)
+    const { token } = await issueToken(setup.owner, apps.a.previewUrl)
     const wrongApp = await callback(apps.b.host, token ?? '')
     expect(wrongApp.status).toBe(401)
 
-    const fresh = await issueToken(owner, apps.a.previewUrl)
+    const fresh = await issueToken(setup.owner, apps.a.previewUrl)
     const cookie = cookieFrom(await callback(apps.a.host, fresh.token ?? ''), PREVIEW_COOKIE) ?? ''
-    const atB = await rawRequest(harness.port, apps.b.host, '/src/main.tsx', { cookie })
+    const atB = await rawRequest(setup.harness.port, apps.b.host, '/src/main.tsx', { cookie })
     expect(atB.status).toBe(401)
   })
 
   it('refuses an expired token', async () => {
-    const { token } = await issueToken(owner, apps.a.previewUrl)
-    await harness.database.db
+    const { token } = await issueToken(setup.owner, apps.a.previewUrl)
+    await setup.harness.database.db
       .update(devboxAuthTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
     expect((await callback(apps.a.host, token ?? '')).status).toBe(401)
   })
 
   it('refuses a forged or tampered cookie', async () => {
-    const { token } = await issueToken(owner, apps.a.previewUrl)
+    const { token } = await issueToken(setup.owner, apps.a.previewUrl)
     const cookie = cookieFrom(await callback(apps.a.host, token ?? ''), PREVIEW_COOKIE) ?? ''
     const tampered = `${cookie.slice(0, -3)}abc`
     expect(
-      (await rawRequest(harness.port, apps.a.host, '/src/main.tsx', { cookie: tampered })).status,
+      (await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx', { cookie: tampered }))
+        .status,
     ).toBe(401)
   })
 
@@ -147,7 +124,7 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
       '/\n/evil.example',
       '/%09/evil.example',
     ]) {
-      const { token } = await issueToken(owner, apps.a.previewUrl)
+      const { token } = await issueToken(setup.owner, apps.a.previewUrl)
       const response = await callback(apps.a.host, token ?? '', evil)
       expect(response.status, evil).toBe(302)
       const location = new URL(String(response.headers.location))
@@ -159,12 +136,12 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
 
   it('issues no token to a user of another organization, nor for a non-preview URL', async () => {
     expect((await issueToken(outsider, apps.a.previewUrl)).status).toBe(404)
-    expect((await issueToken(owner, 'http://evil.example/')).status).toBe(404)
-    expect((await issueToken(owner, 'not a url')).status).toBe(400)
+    expect((await issueToken(setup.owner, 'http://evil.example/')).status).toBe(404)
+    expect((await issueToken(setup.owner, 'not a url')).status).toBe(400)
   })
 
   it('never sends product cookies to preview or apps hosts', async () => {
-    const signUp = await harness.request('/api/auth/sign-up/email', {
+    const signUp = await setup.harness.request('/api/auth/sign-up/email', {
       method: 'POST',
       body: JSON.stringify({
         email: 'hostonly@example.com',
@@ -173,27 +150,32 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
       }),
     })
     for (const cookie of signUp.headers.getSetCookie()) expect(cookie).not.toMatch(/Domain=/i)
-    const productOnPreview = await rawRequest(harness.port, apps.a.host, '/api/admin/status', {
-      authorization: `Bearer ${owner.token}`,
-    })
+    const productOnPreview = await rawRequest(
+      setup.harness.port,
+      apps.a.host,
+      '/api/admin/status',
+      {
+        authorization: `Bearer ${setup.owner.token}`,
+      },
+    )
     expect(productOnPreview.status).toBe(401)
   })
 
   it('cuts a member who left off the preview on the next request', async () => {
-    const member = await harness.signUp()
-    await harness.addMember(organizationId, owner, member)
+    const member = await setup.harness.signUp()
+    await setup.harness.addMember(setup.organizationId, setup.owner, member)
     const { token } = await issueToken(member, apps.a.previewUrl)
     const cookie = cookieFrom(await callback(apps.a.host, token ?? ''), PREVIEW_COOKIE) ?? ''
-    expect((await rawRequest(harness.port, apps.a.host, '/src/main.tsx', { cookie })).status).toBe(
-      200,
-    )
-    await harness.request('/api/auth/organization/leave', {
+    expect(
+      (await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx', { cookie })).status,
+    ).toBe(200)
+    await setup.harness.request('/api/auth/organization/leave', {
       method: 'POST',
       user: member,
-      body: JSON.stringify({ organizationId }),
+      body: JSON.stringify({ organizationId: setup.organizationId }),
     })
-    expect((await rawRequest(harness.port, apps.a.host, '/src/main.tsx', { cookie })).status).toBe(
-      401,
-    )
+    expect(
+      (await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx', { cookie })).status,
+    ).toBe(401)
   })
 })

@@ -2,8 +2,12 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
+import {
+  decodeBody,
+  injectIntoHtml,
+  isInjectableHtml,
+} from '../../error-monitoring/reporter/service.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
-import { decodeBody, injectIntoHtml, isInjectableHtml } from '../reporter/inject-reporter.ts'
 
 const hopByHop = new Set([
   'connection',

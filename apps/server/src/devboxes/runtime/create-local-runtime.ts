@@ -2,15 +2,15 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '@sprout/db/database.ts'
 import { createAppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
-import { checkDiskSupport } from '@sprout/devbox/drivers/local/box-disk.ts'
 import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
-import { checkSandbox } from '@sprout/devbox/drivers/local/sandbox.ts'
-import { checkDependencySupport } from '@sprout/devbox/drivers/local/shared-dependencies.ts'
+import { checkDiskSupport } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import { checkSandbox } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
+import { checkDependencySupport } from '@sprout/devbox/drivers/local/workspace/shared-dependencies.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
 import type { Config } from '../../config/config.ts'
-import { createDevboxRuntime } from './devbox-runtime.ts'
+import { type AppProcessSupportFor, createDevboxRuntime } from './devbox-runtime.ts'
 
 export const templatesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -50,8 +50,9 @@ export async function checkLocalDevboxMachine(config: Pick<Config, 'dataDir' | '
 export function createLocalDevboxRuntime(
   config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'>,
   db: Database,
-  logger: DevboxLogger = devboxLogger,
+  options: { appProcesses: AppProcessSupportFor; logger?: DevboxLogger },
 ) {
+  const logger = options.logger ?? devboxLogger
   const rootDir = path.join(config.dataDir, 'devboxes')
   const driver = createLocalDriver({
     rootDir,
@@ -86,13 +87,15 @@ export function createLocalDevboxRuntime(
     logger,
     environmentFor: (appId) => runtime.secretsFor(appId),
   })
+  const confinement = { limits: driver.limits, enforcement: driver.enforcement }
   const runtime = createDevboxRuntime({
     db,
     driver,
     pool,
     logger,
+    appProcesses: options.appProcesses(confinement),
     appServers,
-    confinement: { limits: driver.limits, enforcement: driver.enforcement },
+    confinement,
     idleMs: config.devbox.idleMinutes * 60_000,
   })
   return runtime

@@ -5,14 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cookieFrom, rawRequest, waitForEditorReady } from '../../testing/app-harness.ts'
 import {
-  cookieFrom,
-  createTestApp,
-  rawRequest,
-  type TestApp,
-  type TestUser,
-  waitForEditorReady,
-} from '../../testing/test-app.ts'
+  type PreviewedApplication,
+  useOrganizationHarness,
+} from '../../testing/organization-harness.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 /** 1.8 s: long enough for a dev server to start on a loaded machine before it may idle again. */
@@ -28,35 +25,31 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 }
 
 describe('idle dev servers', { timeout: 180_000 }, () => {
-  let harness: TestApp
-  let owner: TestUser
-  let organizationId: string
   let gates: string
-  const apps: Record<'a' | 'b', { id: string; host: string; previewUrl: string }> = {} as never
+  beforeAll(async () => {
+    gates = await mkdtemp(path.join(os.tmpdir(), 'sprout-idle-gates-'))
+  })
+  afterAll(() => rm(gates, { recursive: true, force: true }))
+  const setup = useOrganizationHarness({
+    environment: () => ({
+      DEVBOX_IDLE_MINUTES: String(idleMinutes),
+      DEVBOX_POOL_TARGET: '1',
+      DEMO_TEST_GATES_DIR: gates,
+    }),
+    organizationName: 'Idle org',
+    listen: true,
+  })
+  const apps: Record<'a' | 'b', PreviewedApplication> = {} as never
 
   const call = async (pathname: string, body?: unknown) => {
-    const response = await harness.request(pathname, {
-      method: body === undefined ? 'GET' : 'POST',
-      user: owner,
-      headers: { 'organization-id': organizationId },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
+    const response = await setup.request(
+      pathname,
+      body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
+    )
     return (await response.json()) as Record<string, unknown>
   }
 
-  const createApplication = async (prompt: string) => {
-    const { id } = (await call('/api/applications', {
-      initial_prompt: prompt,
-      model: 'demo',
-    })) as { id: string }
-    await waitForEditorReady(harness, owner, organizationId, id)
-    const { preview_url: previewUrl } = (await call(`/api/applications/${id}`)) as {
-      preview_url: string
-    }
-    return { id, previewUrl, host: new URL(previewUrl).host }
-  }
-
-  const status = (app: 'a' | 'b') => harness.devboxes.devServerStatus(apps[app].id)
+  const status = (app: 'a' | 'b') => setup.harness.devboxes.devServerStatus(apps[app].id)
   const stopped = (app: 'a' | 'b') => waitFor(() => status(app) === 'stopped', `${app} to idle`)
 
   const previewCookie = async (app: 'a' | 'b') => {
@@ -64,7 +57,7 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
       devbox_url: apps[app].previewUrl,
     })) as { token: string }
     const callback = await rawRequest(
-      harness.port,
+      setup.harness.port,
       apps[app].host,
       `/__sprout/auth/callback?token=${encodeURIComponent(token)}&return=%2F`,
     )
@@ -82,7 +75,7 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
   const runStatus = async (conversationId: string) => {
     const { runs } = await import('@sprout/db/schema/runs.ts')
     const { eq } = await import('drizzle-orm')
-    const rows = await harness.database.db
+    const rows = await setup.harness.database.db
       .select({ status: runs.status })
       .from(runs)
       .where(eq(runs.conversationId, conversationId))
@@ -90,47 +83,40 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
   }
 
   beforeAll(async () => {
-    gates = await mkdtemp(path.join(os.tmpdir(), 'sprout-idle-gates-'))
-    harness = await createTestApp({
-      DEVBOX_IDLE_MINUTES: String(idleMinutes),
-      DEVBOX_POOL_TARGET: '1',
-      DEMO_TEST_GATES_DIR: gates,
-    })
-    await harness.listen()
-    owner = await harness.signUp()
-    organizationId = await harness.createOrganization(owner, 'Idle org')
-    apps.a = await createApplication('App A')
-    apps.b = await createApplication('App B')
-  })
-  afterAll(async () => {
-    await harness.close()
-    await rm(gates, { recursive: true, force: true })
+    apps.a = await setup.createPreviewedApplication('App A')
+    apps.b = await setup.createPreviewedApplication('App B')
   })
 
   it("stops an idle app's dev server while the pool's ready box keeps running", async () => {
-    await waitFor(() => harness.devboxes.pool.stats().packs.fullstack?.ready === 1, 'the pool')
+    await waitFor(
+      () => setup.harness.devboxes.pool.stats().packs.fullstack?.ready === 1,
+      'the pool',
+    )
     const poolReadySince = Date.now()
     await stopped('a')
     await stopped('b')
     await waitFor(() => Date.now() - poolReadySince > 2 * idleMs, 'two idle times')
-    const poolBox = await harness.devboxes.pool.claim('fullstack')
+    const poolBox = await setup.harness.devboxes.pool.claim('fullstack')
     expect(poolBox?.devServer.status()).toBe('running')
   })
 
   it('answers a preview request by starting the dev server again', async () => {
     await stopped('a')
     const cookie = await previewCookie('a')
-    let page = await rawRequest(harness.port, apps.a.host, '/', { cookie, accept: 'text/html' })
+    let page = await rawRequest(setup.harness.port, apps.a.host, '/', {
+      cookie,
+      accept: 'text/html',
+    })
     // A loaded machine may take longer than a page waits: the browser gets a page that reloads
     // itself, never an error, and does so until the app answers.
     while (page.status === 503) {
       expect(page.body).toContain('Starting preview…')
       expect(page.body).toContain('http-equiv="refresh"')
-      page = await rawRequest(harness.port, apps.a.host, '/', { cookie, accept: 'text/html' })
+      page = await rawRequest(setup.harness.port, apps.a.host, '/', { cookie, accept: 'text/html' })
     }
     expect(page.status).toBe(200)
     expect(page.body).toContain('<div id="root">')
-    const entry = await rawRequest(harness.port, apps.a.host, '/src/main.tsx', { cookie })
+    const entry = await rawRequest(setup.harness.port, apps.a.host, '/src/main.tsx', { cookie })
     expect(entry.status).toBe(200)
   })
 
@@ -138,7 +124,7 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
     await stopped('a')
     const readiness = await call(`/api/applications/${apps.a.id}/editor-ready`)
     expect(readiness).toEqual({ ready: false, starting_preview: true })
-    await waitForEditorReady(harness, owner, organizationId, apps.a.id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, apps.a.id)
   })
 
   it('keeps it running while a builder listens, and lets it idle once the builder closes', async () => {
@@ -147,13 +133,13 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
     const { token } = (await call('/api/auth/token')) as { token: string }
     const builder = new AbortController()
     const listening = await fetch(
-      `http://127.0.0.1:${harness.port}/api/demo/applications/${apps.a.id}/listen?conversation_id=${sent.conversation_id}&token=${token}`,
+      `http://127.0.0.1:${setup.harness.port}/api/demo/applications/${apps.a.id}/listen?conversation_id=${sent.conversation_id}&token=${token}`,
       { signal: builder.signal },
     )
     expect(listening.status).toBe(200)
-    await waitForEditorReady(harness, owner, organizationId, apps.a.id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, apps.a.id)
     // B is used now and left alone: once it idles, A, held by the builder, is past its idle time too.
-    await waitForEditorReady(harness, owner, organizationId, apps.b.id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, apps.b.id)
     await stopped('b')
     expect(status('a')).toBe('running')
     builder.abort()
@@ -163,7 +149,7 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
 
   it('keeps it running during an agent run, and a run after idling gets its box back', async () => {
     const held = await send('what time is it [test-gate:idle-run]')
-    await waitForEditorReady(harness, owner, organizationId, apps.b.id)
+    await waitForEditorReady(setup.harness, setup.owner, setup.organizationId, apps.b.id)
     await stopped('b')
     expect(status('a')).toBe('running')
     expect(await runStatus(held.conversation_id)).toEqual(['running'])

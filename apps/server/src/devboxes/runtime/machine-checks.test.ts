@@ -8,17 +8,17 @@ import {
   checkDiskSupport,
   detectDiskSupport,
   removeWithMounts,
-} from '@sprout/devbox/drivers/local/box-disk.ts'
-import { stageEtc, stageEtcInBackground } from '@sprout/devbox/drivers/local/box-root.ts'
+} from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import { stageEtc, stageEtcInBackground } from '@sprout/devbox/drivers/local/sandbox/box-root.ts'
 import {
   bubblewrapWorks,
   checkSandbox,
   findBubblewrap,
-} from '@sprout/devbox/drivers/local/sandbox.ts'
+} from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
 import {
   checkDependencySupport,
   detectDependencySupport,
-} from '@sprout/devbox/drivers/local/shared-dependencies.ts'
+} from '@sprout/devbox/drivers/local/workspace/shared-dependencies.ts'
 import { silentLogger } from '@sprout/devbox/logger.ts'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../config/config.ts'
@@ -76,7 +76,11 @@ describe('machine checks run ahead of the dev-box driver', () => {
         DEVBOX_POOL_TARGET: '0',
       })
       if (checkedAhead) await checkLocalDevboxMachine(config)
-      const runtime = createLocalDevboxRuntime(config, database.db, silentLogger)
+      const runtime = createLocalDevboxRuntime(config, database.db, {
+        logger: silentLogger,
+        // No box is attached here: their processes get nothing.
+        appProcesses: () => ({ environmentFor: async () => ({}), handleInternalRequest: () => {} }),
+      })
       await runtime.stop()
       return runtime.confinement
     }

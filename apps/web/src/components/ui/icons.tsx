@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 
-type IconProps = { className?: string }
+type IconProps = { className?: string; strokeWidth?: string }
 
 /**
  * An inline icon, decorative, so hidden from assistive technology: size-4 unless the caller
@@ -11,6 +11,7 @@ function Icon({
   className,
   children,
   grid = 24,
+  strokeWidth = grid === 20 ? '1.6' : '1.75',
 }: IconProps & { children: ReactNode; grid?: 20 | 24 }) {
   const sized = /(^|\s)size-/.test(className ?? '')
   return (
@@ -19,7 +20,7 @@ function Icon({
       aria-hidden="true"
       fill="none"
       stroke="currentColor"
-      strokeWidth={grid === 20 ? '1.6' : '1.75'}
+      strokeWidth={strokeWidth}
       strokeLinecap="round"
       strokeLinejoin="round"
       className={classNames('shrink-0', !sized && 'size-4', className)}
@@ -157,6 +158,46 @@ export function ChatBubbleIcon(props: IconProps) {
   return (
     <Icon grid={20} {...props}>
       <path d="M4 5h12v8H9l-4 3v-3H4z" />
+    </Icon>
+  )
+}
+
+export function LockIcon(props: IconProps) {
+  return (
+    <Icon strokeWidth="1.5" {...props}>
+      <path d="M7 11V8a5 5 0 0 1 10 0v3M6 11h12v9H6z" />
+    </Icon>
+  )
+}
+
+export function WarningIcon(props: IconProps) {
+  return (
+    <Icon strokeWidth="1.5" {...props}>
+      <path d="M12 8v5m0 3.5v.01M10.3 3.9 2.6 17.2A2 2 0 0 0 4.3 20h15.4a2 2 0 0 0 1.7-2.8L13.7 3.9a2 2 0 0 0-3.4 0Z" />
+    </Icon>
+  )
+}
+
+export function AppsIcon(props: IconProps) {
+  return (
+    <Icon strokeWidth="1.5" {...props}>
+      <path d="M4 5h7v7H4zM13 5h7v7h-7zM4 14h7v5H4zM13 14h7v5h-7z" />
+    </Icon>
+  )
+}
+
+export function PeopleIcon(props: IconProps) {
+  return (
+    <Icon grid={20} strokeWidth="1.5" {...props}>
+      <path d="M4 16v-1a3 3 0 0 1 3-3h2a3 3 0 0 1 3 3v1M8 9a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Zm6 3h1a2 2 0 0 1 2 2v1m-3-6.5a2 2 0 1 0 0-4" />
+    </Icon>
+  )
+}
+
+export function BackIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <path d="M12 5l-5 5 5 5" />
     </Icon>
   )
 }

@@ -1,30 +1,20 @@
 import { EDITOR_READY_MAX_POLLS } from '@sprout/protocol/constants.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render } from '../../testing/render.tsx'
 import { CreateApplicationDialog } from './create-application-dialog.tsx'
 import { CREATE_FAILED_ALERT, EDITOR_TIMEOUT_ALERT } from './create-application-flow.ts'
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
-let container: HTMLDivElement
-let root: Root
 let created: number
 let answerCreate: () => Response
 let alerts: string[]
 
 beforeEach(() => {
   vi.useFakeTimers()
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
   created = 0
   alerts = []
   answerCreate = () => {
@@ -42,20 +32,17 @@ beforeEach(() => {
 })
 
 afterEach(() => {
-  act(() => root.unmount())
-  container.remove()
+  cleanup()
   vi.unstubAllGlobals()
   vi.useRealTimers()
 })
 
 function renderDialog() {
   const handlers = { onClose: vi.fn(), onCreated: vi.fn() }
-  act(() =>
-    root.render(
-      <QueryClientProvider client={new QueryClient()}>
-        <CreateApplicationDialog open model="demo" modelSelector={null} {...handlers} />
-      </QueryClientProvider>,
-    ),
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <CreateApplicationDialog open model="demo" modelSelector={null} {...handlers} />
+    </QueryClientProvider>,
   )
   return handlers
 }

@@ -7,7 +7,7 @@ import {
   waitForEditorReady,
 } from './wait-for-editor-ready.ts'
 
-// docs/product/errors.md "Alerts".
+// docs/product/error-texts.md "Alerts".
 export const CREATE_FAILED_ALERT = 'Failed to create application. Please try again.'
 export const EDITOR_TIMEOUT_ALERT = 'Editor service took too long to become ready'
 

@@ -1,26 +1,9 @@
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render } from '../../testing/render.tsx'
 import { DeleteApplicationDialog } from './delete-application-dialog.tsx'
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
-
-let container: HTMLDivElement
-let root: Root
-
-beforeEach(() => {
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-})
-
-afterEach(() => {
-  act(() => root.unmount())
-  container.remove()
-})
+afterEach(cleanup)
 
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
 const button = (name: string) =>
@@ -30,11 +13,7 @@ const button = (name: string) =>
 
 function renderDialog(props: Partial<Parameters<typeof DeleteApplicationDialog>[0]> = {}) {
   const handlers = { onConfirm: vi.fn(), onCancel: vi.fn() }
-  act(() =>
-    root.render(
-      <DeleteApplicationDialog name="Todo list" isDeleting={false} {...handlers} {...props} />,
-    ),
-  )
+  render(<DeleteApplicationDialog name="Todo list" isDeleting={false} {...handlers} {...props} />)
   return handlers
 }
 

@@ -23,7 +23,7 @@ export type CreateOutcome =
 
 /**
  * Runs the create flow with its progress messages; a failure shows its alert
- * (docs/product/errors.md).
+ * (docs/product/error-texts.md).
  */
 export function useCreateApplication() {
   const queryClient = useQueryClient()

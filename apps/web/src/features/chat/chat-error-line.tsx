@@ -2,7 +2,7 @@ import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { chatErrorText, RETRY_HINT } from '@sprout/protocol/tool-formats/error-text.ts'
 
 /**
- * docs/product/errors.md "Chat error types": the last error, with '(click to retry)' when it can be
+ * docs/product/error-texts.md "Chat error types": the last error, with '(click to retry)' when it can be
  * retried.
  */
 export function ChatErrorLine({ error, onRetry }: { error: Block; onRetry?: () => void }) {

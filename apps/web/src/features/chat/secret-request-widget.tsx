@@ -1,4 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react'
+import { SecretValueInput } from '../../components/ui/secret-value-input.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import { storeSecret, vaultErrorMessage } from '../../lib/vault-api.ts'
 
@@ -27,7 +28,6 @@ export function SecretRequestWidget({
   onSaved,
 }: SecretRequestWidgetProps) {
   const [value, setValue] = useState('')
-  const [visible, setVisible] = useState(false)
   const [state, setState] = useState<WidgetState>({ kind: 'idle' })
   const inputId = useId()
   const errorId = useId()
@@ -83,32 +83,18 @@ export function SecretRequestWidget({
           aria-label="Key"
           className="h-8 w-44 rounded-lg border border-zinc-200 bg-zinc-50 px-2 font-mono text-xs text-zinc-700"
         />
-        <div className="relative min-w-40 flex-1">
-          <input
-            id={inputId}
-            type={visible ? 'text' : 'password'}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            onKeyDown={(event) => {
-              // Enter submits even while Set is disabled, so an empty value is explained.
-              if (event.key === 'Enter') void submit(event)
-            }}
-            disabled={saving}
-            autoComplete="off"
-            placeholder="Value"
-            aria-invalid={Boolean(error)}
-            aria-describedby={error ? errorId : undefined}
-            className="h-8 w-full rounded-lg border border-zinc-300 px-2 pr-14 font-mono text-xs disabled:bg-zinc-50"
-          />
-          <button
-            type="button"
-            onClick={() => setVisible((shown) => !shown)}
-            disabled={saving}
-            className="absolute inset-y-0 right-1 px-2 text-xs text-zinc-500 hover:text-zinc-900"
-          >
-            {visible ? 'Hide' : 'Show'}
-          </button>
-        </div>
+        <SecretValueInput
+          id={inputId}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter submits even while Set is disabled, so an empty value is explained.
+            if (event.key === 'Enter') void submit(event)
+          }}
+          disabled={saving}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? errorId : undefined}
+        />
         <button
           type="submit"
           disabled={saving || value.trim() === ''}

@@ -1,7 +1,7 @@
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeEventSource } from '../../lib/testing/fake-event-source.ts'
+import { FakeEventSource } from '../../testing/fake-event-source.ts'
 import { cleanup, render } from '../../testing/render.tsx'
 import { type BuilderChat, useBuilderChat } from './use-builder-chat.ts'
 

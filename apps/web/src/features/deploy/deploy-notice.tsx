@@ -1,4 +1,5 @@
 import { createPortal } from 'react-dom'
+import { CrossIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { classNames } from '../../lib/class-names.ts'
 
@@ -65,14 +66,7 @@ export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
           onClick={onClose}
           className="-m-1 rounded-md p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
         >
-          <svg viewBox="0 0 20 20" aria-hidden="true" className="size-4">
-            <path
-              d="m6 6 8 8M14 6l-8 8"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              strokeLinecap="round"
-            />
-          </svg>
+          <CrossIcon strokeWidth="1.5" />
         </button>
       )}
     </div>,

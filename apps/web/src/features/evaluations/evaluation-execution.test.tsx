@@ -1,9 +1,9 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { evaluationStatus, fakeEvaluations } from '../../testing/fake-evaluations.ts'
 import { cleanup, pageText, until } from '../../testing/render.tsx'
+import { renderScreen } from '../../testing/render-screen.tsx'
 import { EvaluationExecution } from './evaluation-execution.tsx'
-import { renderScreen } from './evaluation-test-render.tsx'
-import { evaluationStatus, fakeEvaluations } from './fake-evaluations.ts'
 
 beforeEach(() => {
   // The 2 s poll runs on setInterval; the test moves it on by hand.

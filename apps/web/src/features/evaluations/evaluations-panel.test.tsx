@@ -1,12 +1,12 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { adminConversation, fakeEvaluations } from '../../testing/fake-evaluations.ts'
 import { buttonNamed, cleanup, click, pageText, until } from '../../testing/render.tsx'
+import { renderScreen } from '../../testing/render-screen.tsx'
 import { ModelSelector } from '../models/model-selector.tsx'
 import { useModels } from '../models/use-models.ts'
 import { useSelectedModel } from '../models/use-selected-model.ts'
-import { renderScreen } from './evaluation-test-render.tsx'
 import { EvaluationsPanel } from './evaluations-panel.tsx'
-import { adminConversation, fakeEvaluations } from './fake-evaluations.ts'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { Button, buttonClasses } from '../../components/ui/button.tsx'
+import { BackIcon } from '../../components/ui/icons.tsx'
 
 type ExplorationHeaderProps = {
   /** Opens home's create dialog with the idea; absent until there is an idea to build. */
@@ -14,16 +15,7 @@ export function ExplorationHeader({ onBuild }: ExplorationHeaderProps) {
   return (
     <header className="flex items-center gap-3 border-b border-zinc-200 bg-white px-4 py-3">
       <Link to="/" className={buttonClasses('ghost', 'sm')} aria-label="Back">
-        <svg viewBox="0 0 20 20" aria-hidden="true" className="size-4">
-          <path
-            d="M12 5l-5 5 5 5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <BackIcon />
         Back
       </Link>
       <div className="min-w-0 flex-1">

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { adminIntegration, fakeIntegrations } from '../../testing/fake-integrations.ts'
 import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
-import { adminIntegration, fakeIntegrations } from './fake-integrations.ts'
 import { IntegrationsAdminPanel } from './integrations-admin-panel.tsx'
 
 afterEach(() => {

@@ -2,8 +2,8 @@ import { INTEGRATION_ERROR_MESSAGES } from '@sprout/protocol/api/integrations.ts
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fakeIntegrations, userIntegration } from '../../testing/fake-integrations.ts'
 import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
-import { fakeIntegrations, userIntegration } from './fake-integrations.ts'
 import {
   type CallbackOutcome,
   IntegrationsSettingsPage,

@@ -1,14 +1,9 @@
 import type { Model } from '@sprout/protocol/models.ts'
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render as renderInto, rerender } from '../../testing/render.tsx'
 import { ModelSelector } from './model-selector.tsx'
 import { useSelectedModel } from './use-selected-model.ts'
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 function model(overrides: Partial<Model> & Pick<Model, 'model' | 'name' | 'provider'>): Model {
   return {
@@ -58,32 +53,35 @@ const catalogue: Model[] = [
   }),
 ]
 
-let container: HTMLDivElement
-let root: Root
+let container: HTMLElement | undefined
 
 beforeEach(() => {
   window.localStorage.clear()
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
 })
 
 afterEach(() => {
-  act(() => root.unmount())
-  container.remove()
+  cleanup()
+  container = undefined
 })
 
+/** Renders the first element of a test, then changes its props. */
 function render(element: React.ReactNode) {
-  act(() => root.render(element))
+  if (container) rerender(container, element)
+  else container = renderInto(element)
 }
 
-const button = () => container.querySelector<HTMLButtonElement>('button[aria-haspopup="listbox"]')!
-const listbox = () => container.querySelector<HTMLElement>('[role="listbox"]')
+const shown = () => {
+  if (!container) throw new Error('Nothing rendered yet')
+  return container
+}
+
+const button = () => shown().querySelector<HTMLButtonElement>('button[aria-haspopup="listbox"]')!
+const listbox = () => shown().querySelector<HTMLElement>('[role="listbox"]')
 const option = (name: string) =>
-  Array.from(container.querySelectorAll<HTMLElement>('[role="option"]')).find((element) =>
+  Array.from(shown().querySelectorAll<HTMLElement>('[role="option"]')).find((element) =>
     element.textContent?.startsWith(name),
   )!
-const details = () => container.querySelector<HTMLElement>('[data-testid="model-details"]')!
+const details = () => shown().querySelector<HTMLElement>('[data-testid="model-details"]')!
 
 function open() {
   act(() => button().click())
@@ -116,10 +114,10 @@ describe('ModelSelector', () => {
     render(<ModelSelector models={catalogue} value="claude-haiku-4-5" onChange={() => {}} />)
     expect(listbox()).toBeNull()
     open()
-    const groups = Array.from(container.querySelectorAll('[role="group"]'))
+    const groups = Array.from(shown().querySelectorAll('[role="group"]'))
     const labels = groups.map((group) => {
       const labelId = group.getAttribute('aria-labelledby')!
-      return container.querySelector(`[id="${labelId}"]`)?.textContent
+      return shown().querySelector(`[id="${labelId}"]`)?.textContent
     })
     expect(labels).toEqual(['Anthropic', 'OpenAI', 'xAI', 'Local (OpenAI-compatible)', 'Demo'])
     expect(groups[0]?.querySelectorAll('[role="option"]')).toHaveLength(2)
@@ -238,8 +236,8 @@ describe('useSelectedModel with the selector', () => {
     expect(button().textContent).toBe('Grok4')
     expect(window.localStorage.getItem('selectedModel')).toBe('grok-4')
 
-    act(() => root.unmount())
-    root = createRoot(container)
+    cleanup()
+    container = undefined
     render(<PersistentSelector models={catalogue} />)
     expect(button().textContent).toBe('Grok4')
   })

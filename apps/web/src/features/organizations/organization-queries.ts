@@ -16,7 +16,7 @@ export function organizationListQueryOptions(userId: string) {
 }
 
 /**
- * Looks up Sprout's id; a failure reads `{failure}: {status}` (docs/product/errors.md "Generic").
+ * Looks up Sprout's id; a failure reads `{failure}: {status}` (docs/product/error-texts.md "Generic").
  */
 async function lookupOrganizationId(query: string, failure: string): Promise<string> {
   try {

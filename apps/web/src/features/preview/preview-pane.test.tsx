@@ -1,31 +1,10 @@
-import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, render } from '../../testing/render.tsx'
 import { PreviewPane, type PreviewPaneProps } from './preview-pane.tsx'
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
+const renderPane = (props: PreviewPaneProps) => render(<PreviewPane {...props} />)
 
-let mounted: { root: Root; container: HTMLElement } | undefined
-
-function renderPane(props: PreviewPaneProps) {
-  const container = document.createElement('div')
-  document.body.append(container)
-  const root = createRoot(container)
-  act(() => root.render(<PreviewPane {...props} />))
-  mounted = { root, container }
-  return container
-}
-
-afterEach(() => {
-  if (!mounted) return
-  const { root, container } = mounted
-  act(() => root.unmount())
-  container.remove()
-  mounted = undefined
-})
+afterEach(cleanup)
 
 const previewUrl = 'http://my-app.preview.localhost:3000'
 

@@ -1,6 +1,7 @@
 import { secretKeyProblem, secretValueProblem } from '@sprout/protocol/api/vault.ts'
 import { type FormEvent, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
+import { SecretValueInput } from '../../components/ui/secret-value-input.tsx'
 import { vaultErrorMessage } from '../../lib/vault-api.ts'
 import { ADD_SECRET_FAILED } from './vault-errors.ts'
 
@@ -18,7 +19,6 @@ const fieldClasses =
 export function AddSecretRow({ saving, onSet, onCancel }: AddSecretRowProps) {
   const [key, setKey] = useState('')
   const [value, setValue] = useState('')
-  const [visible, setVisible] = useState(false)
   const [error, setError] = useState<string>()
   const complete = key.trim() !== '' && value.trim() !== ''
 
@@ -51,26 +51,12 @@ export function AddSecretRow({ saving, onSet, onCancel }: AddSecretRowProps) {
           data-autofocus
           className={`${fieldClasses} w-44 flex-none`}
         />
-        <div className="relative min-w-40 flex-1">
-          <input
-            aria-label="Secret value"
-            placeholder="Value"
-            type={visible ? 'text' : 'password'}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            disabled={saving}
-            autoComplete="off"
-            className={`${fieldClasses} pr-14`}
-          />
-          <button
-            type="button"
-            onClick={() => setVisible((shown) => !shown)}
-            disabled={saving}
-            className="absolute inset-y-0 right-1 px-2 text-xs text-zinc-500 hover:text-zinc-900"
-          >
-            {visible ? 'Hide' : 'Show'}
-          </button>
-        </div>
+        <SecretValueInput
+          aria-label="Secret value"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          disabled={saving}
+        />
         <Button type="submit" size="sm" disabled={saving || !complete}>
           {saving ? 'Setting...' : 'Set'}
         </Button>

@@ -1,16 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, render, until } from '../../testing/render.tsx'
 import { VaultModal } from './vault-modal.tsx'
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
-
-let container: HTMLDivElement
-let root: Root
 
 type Answer = { status: number; body?: unknown }
 
@@ -82,36 +74,18 @@ function type(field: HTMLInputElement, value: string) {
 }
 const click = (element: HTMLElement) => act(() => element.click())
 
-/** Lets fetches and React Query settle; waits for a condition rather than a fixed time. */
-async function until(condition: () => boolean) {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    })
-  }
-  expect(condition(), text()).toBe(true)
-}
-
 function renderModal(onClose = vi.fn()) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  act(() =>
-    root.render(
-      <QueryClientProvider client={client}>
-        <VaultModal applicationId="app-1" open onClose={onClose} />
-      </QueryClientProvider>,
-    ),
+  render(
+    <QueryClientProvider client={client}>
+      <VaultModal applicationId="app-1" open onClose={onClose} />
+    </QueryClientProvider>,
   )
   return onClose
 }
 
-beforeEach(() => {
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-})
 afterEach(() => {
-  act(() => root.unmount())
-  container.remove()
+  cleanup()
   vi.unstubAllGlobals()
 })
 
@@ -123,8 +97,7 @@ describe('VaultModal', () => {
     expect(text()).toContain('Key')
     expect(text()).toContain('Value')
     expect(modal()?.querySelectorAll('[aria-label="Hidden value"]')).toHaveLength(2)
-    act(() => root.unmount())
-    root = createRoot(container)
+    cleanup()
     fakeVault([])
     renderModal()
     await until(() => text().includes('No secrets found in vault'))

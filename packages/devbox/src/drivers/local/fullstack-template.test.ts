@@ -6,10 +6,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestDevServer } from '../../dev-server-request.ts'
 import type { DevServerTarget } from '../../devbox-driver.ts'
-import { silentLogger } from '../../logger.ts'
-import { templatesDir, testCacheDir, waitFor } from '../../testing/devbox-test-support.ts'
-import { findFreePort } from './free-port.ts'
-import { createLocalDriver, type LocalDevbox, type LocalDriver } from './local-driver.ts'
+import { createTestDriver, waitFor } from '../../testing/devbox-support.ts'
+import type { LocalDevbox, LocalDriver } from './local-driver.ts'
+import { findFreePort } from './processes/free-port.ts'
 
 /** A JSON request to the box's dev server (or any server), as the preview would send it. */
 async function callApi(target: DevServerTarget | undefined, pathname: string, body?: unknown) {
@@ -49,12 +48,7 @@ describe('the fullstack starter in a dev box', () => {
 
   beforeAll(async () => {
     rootDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-fullstack-'))
-    driver = createLocalDriver({
-      rootDir,
-      templatesDir,
-      cacheDir: testCacheDir,
-      logger: silentLogger,
-    })
+    driver = createTestDriver({ rootDir })
     box = await driver.provision('fullstack')
   }, 120_000)
 

@@ -11,14 +11,15 @@ import { resolveDeployFile } from '../../resolve-deploy-file.ts'
 import {
   answersHttp,
   createFakeTemplates,
+  createTestDriver,
   devServerText,
   hasBubblewrap,
-  templatesDir,
+  printedGroupId,
   testCacheDir,
   waitFor,
-} from '../../testing/devbox-test-support.ts'
+} from '../../testing/devbox-support.ts'
 import { createLocalDriver, type LocalDevbox, type LocalDriver } from './local-driver.ts'
-import { isProcessGroupAlive } from './process-group.ts'
+import { isProcessGroupAlive } from './processes/process-group.ts'
 
 describe('local driver with the vite-react template', () => {
   let rootDir: string
@@ -26,8 +27,7 @@ describe('local driver with the vite-react template', () => {
   let reopened: LocalDriver
   let box: LocalDevbox
 
-  const createDriver = () =>
-    createLocalDriver({ rootDir, templatesDir, cacheDir: testCacheDir, logger: silentLogger })
+  const createDriver = () => createTestDriver({ rootDir })
 
   beforeAll(async () => {
     rootDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-driver-'))
@@ -195,13 +195,7 @@ describe('local driver without a sandbox (DEVBOX_SANDBOX=off)', () => {
     )
     const server = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] })
     try {
-      const groupId = await new Promise<number>((resolve, reject) => {
-        server.stdout?.setEncoding('utf8').on('data', (text: string) => {
-          const match = /GROUP (\d+)/.exec(text)
-          if (match) resolve(Number(match[1]))
-        })
-        server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)))
-      })
+      const groupId = await printedGroupId(server)
       expect(isProcessGroupAlive(groupId)).toBe(true)
       server.kill('SIGKILL')
       await waitFor(() => !isProcessGroupAlive(groupId), 10_000)

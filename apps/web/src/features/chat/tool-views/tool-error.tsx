@@ -1,4 +1,4 @@
-/** docs/product/errors.md "Tool results": a failed tool shows a red block beginning 'Error:'. */
+/** docs/product/error-texts.md "Tool results": a failed tool shows a red block beginning 'Error:'. */
 export function ToolError({ text }: { text: string }) {
   return (
     <pre

@@ -1,0 +1,81 @@
+import path from 'node:path'
+import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { connectAppProcesses, type DevboxesOption } from './app-runtime/connect-app-processes.ts'
+import { createAuth } from './auth/auth.ts'
+import { createAuthCache } from './auth/auth-cache.ts'
+import type { Config } from './config/config.ts'
+import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
+import { createSymbolicator } from './error-monitoring/symbolicate.ts'
+import { createEvaluationRunner } from './evaluations/runner.ts'
+import { createOrigins } from './http/origins.ts'
+import type { IntegrationDeps } from './integrations/definitions.ts'
+import { createConversationRuntime } from './runs/service.ts'
+import type { VaultKeyring } from './sealing/master-keys.ts'
+import { createVault } from './vault/service.ts'
+
+export type AppOptions = {
+  config: Config
+  database: DatabaseHandle
+  /** Signs sessions and tokens; AUTH_SECRET or the key file in DATA_DIR. */
+  authSecret: string
+  /**
+   * Makes the dev boxes, given what the app's processes receive (app-runtime/); or the runtime
+   * of another app on the same database (tests of two server processes), kept as it is.
+   */
+  devboxes: DevboxesOption
+  /** The vault's master keys (sealing/master-keys.ts: VAULT_KEY, or the key file in DATA_DIR). */
+  vaultKeyring: VaultKeyring
+  /** Serve the built SPA (production); tests leave it off. */
+  serveWeb?: boolean
+}
+
+/** Every area of the product, created in the order they need each other. */
+export type Areas = ReturnType<typeof createAreas>
+
+export function createAreas({ config, database, authSecret, vaultKeyring, devboxes }: AppOptions) {
+  const db = database.db
+  const deploysDir = path.join(config.dataDir, 'deploys')
+  const origins = createOrigins(config)
+  const auth = createAuth({ config, db, secret: authSecret })
+  const authCache = createAuthCache(database)
+  const vault = createVault({ database, keyring: vaultKeyring })
+  // docs/product/integrations.md; its secrets are sealed with the vault's keys (decision 018).
+  const integrationDeps: IntegrationDeps = {
+    db,
+    keyring: vaultKeyring,
+    publicUrl: origins.product,
+    pickerScriptUrl: config.googlePickerScriptUrl,
+  }
+  const { errorIngest, errorReporting } = createErrorMonitoring({
+    db,
+    config,
+    publicUrl: origins.product,
+    redact: vault.redact,
+    symbolicate: createSymbolicator(deploysDir),
+  })
+  const appProcesses = connectAppProcesses({ devboxes, vault, errorReporting, integrationDeps })
+  const conversations = createConversationRuntime({
+    database,
+    config,
+    devboxes: appProcesses.devboxes,
+    secrets: vault.runSecrets,
+  })
+  const evaluations = createEvaluationRunner({ db, providers: config.providers })
+  return {
+    database,
+    db,
+    config,
+    deploysDir,
+    origins,
+    auth,
+    authCache,
+    memberships: authCache.memberships,
+    vault,
+    integrationDeps,
+    errorIngest,
+    errorReporting,
+    ...appProcesses,
+    conversations,
+    evaluations,
+  }
+}

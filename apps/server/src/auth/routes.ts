@@ -1,0 +1,53 @@
+import { Hono } from 'hono'
+import type { Config } from '../config/config.ts'
+import type { AppEnv } from '../http/app-env.ts'
+import { notFound } from '../http/app-error.ts'
+import { type Origins, untrustedOriginMessage } from '../http/origins.ts'
+import { checkAuthBodies, withErrorBody } from '../http/request-guards.ts'
+import type { Auth } from './auth.ts'
+import type { AuthCache } from './auth-cache.ts'
+import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
+import { rateLimit } from './rate-limit.ts'
+
+/**
+ * better-auth's endpoints under /api/auth: the allowed ones only, sign-in and sign-up rate
+ * limited, session tokens kept out of bodies, and the auth cache flushed after each write that
+ * may change a session or a membership.
+ */
+export function authRoutes(options: {
+  auth: Auth
+  authCache: AuthCache
+  origins: Origins
+  config: Pick<Config, 'authRateLimit' | 'trustProxy'>
+}) {
+  const { auth, authCache, origins, config } = options
+  const app = new Hono<AppEnv>()
+  const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
+  app.use('/api/auth/sign-in/*', limiter)
+  app.use('/api/auth/sign-up/*', limiter)
+  app.use('/api/auth/*', checkAuthBodies)
+  app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
+    if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
+      throw notFound('No such API route')
+    }
+    const response = await stripSessionTokens(await auth.handler(context.req.raw), context.req.path)
+    if (response.ok && changesAuthState(context.req.method, context.req.path))
+      await authCache.flush()
+    return withErrorBody(await explainUntrustedOrigin(response, origins.product))
+  })
+  return app
+}
+
+/** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */
+async function explainUntrustedOrigin(response: Response, productOrigin: string) {
+  if (response.status !== 403) return response
+  const text = await response.clone().text()
+  if (!/invalid origin/i.test(text)) return response
+  return Response.json({ error: untrustedOriginMessage(productOrigin) }, { status: 403 })
+}
+
+/** Signing in or up changes no existing session or membership; every other write may. */
+function changesAuthState(method: string, path: string): boolean {
+  if (method === 'GET') return /verify|callback/.test(path)
+  return !/^\/api\/auth\/sign-(in|up)\//.test(path)
+}

@@ -1,0 +1,32 @@
+import type { Config } from '../config/config.ts'
+import type { ErrorReporting } from '../error-monitoring/service.ts'
+import { createAppsHost } from './deploys/apps-host.ts'
+import { createPreviewHost, type PreviewHostOptions } from './preview-host/preview-host.ts'
+
+/** The preview origin and the deployed apps' origin, each with the error reporter. */
+export function createHosts(
+  input: Omit<PreviewHostOptions, 'errorReporting'> & {
+    config: Pick<Config, 'maxBodyBytes'>
+    deploysDir: string
+    errorReporting: ErrorReporting
+  },
+) {
+  const { db, origins, authSecret, memberships, devboxes, errorReporting } = input
+  return {
+    previewHost: createPreviewHost({
+      db,
+      origins,
+      authSecret,
+      memberships,
+      devboxes,
+      errorReporting,
+    }),
+    appsHost: createAppsHost({
+      db,
+      deploysDir: input.deploysDir,
+      appServers: devboxes.appServers,
+      maxBodyBytes: input.config.maxBodyBytes,
+      errorReporting,
+    }),
+  }
+}

@@ -1,0 +1,20 @@
+import { devboxes } from '@sprout/db/schema/devboxes.ts'
+import { eq } from 'drizzle-orm'
+import type { DevboxRuntimeState } from './devbox-runtime-state.ts'
+
+/** Forgets the application's box, waits for the work under way on it, then destroys it. */
+export async function destroyBox(state: DevboxRuntimeState, applicationId: string) {
+  const rows = await state.db
+    .select()
+    .from(devboxes)
+    .where(eq(devboxes.applicationId, applicationId))
+  state.boxes.delete(applicationId)
+  state.states.delete(applicationId)
+  state.unopened.delete(applicationId)
+  state.usage.forget(applicationId)
+  state.suspended.delete(applicationId)
+  await state.opening.get(applicationId)
+  await state.suspending.get(applicationId)
+  await state.waking.get(applicationId)
+  for (const row of rows) await state.driver.destroy(row.id)
+}

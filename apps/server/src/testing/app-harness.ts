@@ -1,0 +1,242 @@
+import { mkdtemp } from 'node:fs/promises'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { findFreePort } from '@sprout/devbox/drivers/local/processes/free-port.ts'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import { type DevboxLogger, silentLogger } from '@sprout/devbox/logger.ts'
+import { createApp } from '../app.ts'
+import { type Config, parseConfig } from '../config/config.ts'
+import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
+import { createNodeHandlers } from '../http/node-handler.ts'
+import { loadVaultKeyring } from '../sealing/master-keys.ts'
+import { createTestDatabase } from './database.ts'
+
+/** Shared by every test run so the template's dependencies are installed once per machine. */
+export const testDevboxCacheDir = path.join(os.tmpdir(), 'sprout-devbox-test-cache')
+
+export type TestUser = { id: string; email: string; cookie: string; token: string }
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+let userCounter = 0
+
+/** A real app on a real, empty database, with helpers that act as a browser would. */
+export async function createTestApp(environment: Record<string, string> = {}) {
+  const database: DatabaseHandle = await createTestDatabase()
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-test-'))
+  const port = await findFreePort()
+  const config: Config = parseConfig({
+    DATA_DIR: dataDir,
+    AUTH_RATE_LIMIT: '1000/60',
+    DEVBOX_POOL_TARGET: '0',
+    DEVBOX_CACHE_DIR: testDevboxCacheDir,
+    PUBLIC_URL: `http://localhost:${port}`,
+    ...environment,
+  })
+  const logger: DevboxLogger = {
+    ...silentLogger,
+    error: (message, details) => console.error(`[devbox] ${message}`, details ?? ''),
+  }
+  const created = createApp({
+    config,
+    database,
+    authSecret: 'test-secret-test-secret-test-secret-0123',
+    devboxes: (appProcesses) =>
+      createLocalDevboxRuntime(config, database.db, { appProcesses, logger }),
+    vaultKeyring: await loadVaultKeyring(config, database.db),
+  })
+  const { devboxes } = created
+  const { app, auth, origins, authCache } = created
+  await authCache.start()
+  await created.vault.start()
+  await created.conversations.start()
+  await devboxes.start()
+  let server: http.Server | undefined
+
+  /** Serves the app over real HTTP on the port PUBLIC_URL names (previews, deploys, upgrades). */
+  const listen = async () => {
+    if (server) return
+    const handlers = createNodeHandlers(created)
+    server = http.createServer(handlers.request)
+    server.on('upgrade', handlers.upgrade)
+    await new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', () => resolve()))
+  }
+  const origin = config.publicUrl
+
+  const request = (
+    path: string,
+    init: RequestInit & { user?: TestUser; as?: 'cookie' | 'bearer' } = {},
+  ) => {
+    const headers = new Headers(init.headers)
+    if (init.user) {
+      if (init.as === 'cookie') headers.set('cookie', init.user.cookie)
+      else headers.set('authorization', `Bearer ${init.user.token}`)
+    }
+    if (init.body !== undefined && !headers.has('content-type')) {
+      headers.set('content-type', 'application/json')
+    }
+    if (!headers.has('origin')) headers.set('origin', origin)
+    return app.request(path, { ...init, headers })
+  }
+
+  const signUp = async (
+    email = `user${++userCounter}-${Date.now()}@example.com`,
+  ): Promise<TestUser> => {
+    const response = await request('/api/auth/sign-up/email', {
+      method: 'POST',
+      body: JSON.stringify({ email, password: 'correct-horse-battery', name: email.split('@')[0] }),
+    })
+    if (response.status !== 200) throw new Error(`sign-up failed: ${await response.text()}`)
+    const body = (await response.json()) as { user: { id: string } }
+    return {
+      id: body.user.id,
+      email,
+      cookie: cookieHeader(response),
+      token: response.headers.get('set-auth-token') ?? '',
+    }
+  }
+
+  /** Creates an organization owned by `owner` and returns its id. */
+  const createOrganization = async (owner: TestUser, name = `Org ${Date.now()}`) => {
+    const response = await request('/api/auth/organization/create', {
+      method: 'POST',
+      user: owner,
+      body: JSON.stringify({ name, slug: `org-${Math.random().toString(36).slice(2, 10)}` }),
+    })
+    if (response.status !== 200) throw new Error(`create org failed: ${await response.text()}`)
+    return ((await response.json()) as { id: string }).id
+  }
+
+  /** Invites `member` into the organization and accepts as them. */
+  const addMember = async (
+    organizationId: string,
+    owner: TestUser,
+    member: TestUser,
+    role = 'member',
+  ) => {
+    const invite = await request('/api/auth/organization/invite-member', {
+      method: 'POST',
+      user: owner,
+      body: JSON.stringify({ email: member.email, role, organizationId }),
+    })
+    if (invite.status !== 200) throw new Error(`invite failed: ${await invite.text()}`)
+    const invitation = (await invite.json()) as { id: string }
+    const accept = await request('/api/auth/organization/accept-invitation', {
+      method: 'POST',
+      user: member,
+      body: JSON.stringify({ invitationId: invitation.id }),
+    })
+    if (accept.status !== 200) throw new Error(`accept failed: ${await accept.text()}`)
+  }
+
+  return {
+    app,
+    auth,
+    origins,
+    config,
+    database,
+    request,
+    signUp,
+    createOrganization,
+    addMember,
+    authCache,
+    devboxes,
+    port,
+    listen,
+    created,
+    close: async () => {
+      if (server) {
+        const closing = server
+        await new Promise<void>((resolve) => {
+          closing.close(() => resolve())
+          closing.closeAllConnections()
+        })
+      }
+      await created.evaluations.stop()
+      await created.conversations.stop()
+      await devboxes.stop()
+      await authCache.stop()
+      await created.vault.stop()
+      await created.errorIngest.stop()
+      await database.close()
+      await removeWithMounts(dataDir)
+    },
+  }
+}
+
+export function cookieHeader(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ')
+}
+
+/** Polls editor-ready the way the create dialog does, up to 60 s. */
+export async function waitForEditorReady(
+  harness: TestApp,
+  user: TestUser,
+  organizationId: string,
+  applicationId: string,
+) {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const response = await harness.request(`/api/applications/${applicationId}/editor-ready`, {
+      user,
+      headers: { 'organization-id': organizationId },
+    })
+    const body = (await response.json()) as { ready: boolean; error?: string }
+    if (body.error) throw new Error(body.error)
+    if (body.ready) return
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error('editor never became ready')
+}
+
+export type RawResponse = {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/** The status, headers and text of a whole answer to http.request. */
+export function readRawResponse(response: http.IncomingMessage): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    response.on('data', (chunk: Buffer) => chunks.push(chunk))
+    response.on('error', reject)
+    response.on('end', () =>
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }),
+    )
+  })
+}
+
+/** A request to 127.0.0.1 with any Host header (fetch cannot set Host, and *.localhost may not resolve). */
+export function rawRequest(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { hostname: '127.0.0.1', port, path, method, headers: { ...headers, host } },
+      (response) => resolve(readRawResponse(response)),
+    )
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/** The `name=value` of a Set-Cookie header, for sending it back. */
+export function cookieFrom(response: RawResponse, name: string): string | undefined {
+  const header = response.headers['set-cookie'] ?? []
+  const setCookie = Array.isArray(header) ? header : [header]
+  const found = setCookie.find((cookie) => cookie.startsWith(`${name}=`))
+  return found?.split(';')[0]
+}

@@ -1,0 +1,181 @@
+import { setTimeout as delay } from 'node:timers/promises'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import {
+  type AppServerInstance,
+  AppServerStartError,
+  defaultHealthTimeoutMs,
+  healthPath,
+} from '../../../app-servers/app-server-instance.ts'
+import { serverEntry } from '../../../app-servers/full-stack-deploy.ts'
+import { requestDevServer } from '../../../dev-server-request.ts'
+import type { DevServerTarget } from '../../../devbox-driver.ts'
+import { guarded } from '../../../guarded.ts'
+import type { DevboxLogger } from '../../../logger.ts'
+import { boxEnvironment } from '../sandbox/box-environment.ts'
+import type { BoxSandbox } from '../sandbox/box-sandbox.ts'
+import { findFreePort } from './free-port.ts'
+import { killProcessGroup, signalProcessGroup, spawnProcessGroup } from './process-group.ts'
+
+const stopGraceMs = 2000
+const keptLogCharacters = 64 * 1024
+const failureTailCharacters = 4000
+
+type AppServerInput = {
+  instanceId: string
+  appId: string
+  deployId: string
+  deployPath: string
+  sandbox: BoxSandbox
+  logger: DevboxLogger
+  healthTimeoutMs?: number
+  onOutput?: (text: string) => void
+  env?: Record<string, string>
+}
+
+/** A started server process: its output so far, its exit, and a stop that frees its sandbox. */
+type AppServerProcess = {
+  logs: () => string
+  running: () => boolean
+  pid: () => number | undefined
+  exited: Promise<{ code: number | null; signal: string | null }>
+  stop: () => Promise<void>
+}
+
+/**
+ * Runs `node server/index.js` of a deploy in the instance's sandbox (its own network namespace,
+ * uid and cgroups, or a free loopback port unsandboxed) and waits for `GET /api/health` to answer
+ * 2xx. A start that fails kills what it started, frees the sandbox and throws AppServerStartError
+ * with the tail of the output.
+ */
+export async function startAppServerProcess(input: AppServerInput): Promise<AppServerInstance> {
+  const { sandbox } = input
+  const startedAt = Date.now()
+  try {
+    await sandbox.prepare()
+  } catch (error) {
+    await sandbox.release()
+    throw error
+  }
+  const prepareMs = Date.now() - startedAt
+  const port = sandbox.fixedDevPort ?? (await findFreePort())
+  const server = spawnAppServer(input, port)
+  const target = sandbox.devServerTarget(port)
+  await waitForHealth(input, server, target)
+  input.logger.info('Production server started', {
+    appId: input.appId,
+    deployId: input.deployId,
+    instanceId: input.instanceId,
+    durationMs: Date.now() - startedAt,
+    sandboxMs: prepareMs,
+  })
+  return {
+    id: input.instanceId,
+    appId: input.appId,
+    deployId: input.deployId,
+    target: () => target,
+    logs: server.logs,
+    running: server.running,
+    exited: server.exited,
+    processGroupId: () => (server.running() ? server.pid() : undefined),
+    stop: server.stop,
+  }
+}
+
+function spawnAppServer(input: AppServerInput, port: number): AppServerProcess {
+  const { sandbox } = input
+  let logs = ''
+  const appendLog = (text: string) => {
+    logs = cutText(logs + text, keptLogCharacters, 'end')
+    input.onOutput?.(text)
+  }
+  const environment = boxEnvironment(sandbox.workspaceInside, {
+    ...input.env,
+    ...sandbox.environment,
+    NODE_ENV: 'production',
+    PORT: String(port),
+  })
+  const command = sandbox.commandFor({
+    cwd: input.deployPath,
+    script: `exec node ${serverEntry}`,
+    path: environment.PATH ?? '',
+  })
+  const child = spawnProcessGroup(command, { cwd: input.deployPath, env: environment })
+  // The app's output and its process's events reach here: a fault stays with this instance.
+  const where = `The production server ${input.instanceId}`
+  const keep = guarded(input.logger, `${where}: its output`, appendLog)
+  child.stdout?.setEncoding('utf8').on('data', keep)
+  child.stderr?.setEncoding('utf8').on('data', keep)
+  let running = true
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once(
+      'error',
+      guarded(input.logger, `${where}: its error`, (error: Error) => {
+        running = false
+        resolve({ code: null, signal: null })
+        appendLog(`\n${error.message}\n`)
+      }),
+    )
+    child.once(
+      'exit',
+      guarded(input.logger, `${where}: its exit`, (code: number | null, signal: string | null) => {
+        running = false
+        resolve({ code, signal })
+        // Whatever the server left behind in its group goes with it.
+        if (child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL')
+      }),
+    )
+  })
+  // The sandbox (namespace, cgroups, sockets) is freed once the process is gone, however it ended.
+  const released = exited
+    .then(() => sandbox.release())
+    .catch((error: Error) => {
+      input.logger.warn('Could not free a production server sandbox', {
+        instanceId: input.instanceId,
+        error: error.message,
+      })
+    })
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      if (running && child.pid !== undefined) await killProcessGroup(child.pid, stopGraceMs)
+      await released
+    })()
+    return stopping
+  }
+  return { logs: () => logs, running: () => running, pid: () => child.pid, exited, stop }
+}
+
+/** Resolves once the server answers its health route with 2xx; stops it and throws otherwise. */
+async function waitForHealth(
+  input: AppServerInput,
+  server: AppServerProcess,
+  target: DevServerTarget,
+): Promise<void> {
+  const healthTimeoutMs = input.healthTimeoutMs ?? defaultHealthTimeoutMs
+  const deadline = Date.now() + healthTimeoutMs
+  for (;;) {
+    if (!server.running()) {
+      const { code, signal } = await server.exited
+      await server.stop()
+      const logs = server.logs()
+      throw new AppServerStartError(
+        `it exited (${signal ? `signal ${signal}` : `exit code ${code}`}) before answering GET ${healthPath}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        logs,
+      )
+    }
+    const status = await requestDevServer(target, healthPath, { timeoutMs: 2000 }).then(
+      (answer) => answer.status,
+      () => 0,
+    )
+    if (status >= 200 && status < 300) return
+    if (Date.now() > deadline) {
+      await server.stop()
+      const logs = server.logs()
+      throw new AppServerStartError(
+        `it did not answer GET ${healthPath} with 2xx within ${Math.round(healthTimeoutMs / 1000)} s${status ? ` (last answer: ${status}; the server must answer it with 200)` : ''}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        logs,
+      )
+    }
+    await delay(25)
+  }
+}

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process'
+import { mkdir, realpath } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import type { AppServerInstance, StartAppServer } from '../../../app-servers/app-server-instance.ts'
+import { createInstanceId } from '../../../app-servers/instance-id.ts'
+import type { DevboxLogger } from '../../../logger.ts'
+import type { BoxDisks } from '../sandbox/box-disks.ts'
+import type { Sandbox } from '../sandbox/sandbox.ts'
+import { ensureOwner } from '../workspace/ensure-owner.ts'
+import { startAppServerProcess } from './app-server-process.ts'
+
+const runFile = promisify(execFile)
+
+/**
+ * The local driver's production servers (docs/architecture/devbox.md, "Production servers"):
+ * each instance in a sandbox of its own, its deploy read-only and its data folder owned by the
+ * box uid and, where the machine allows it, on a filesystem image of APPS_DISK_MB
+ * (box-disks.ts); `stopAll` at the driver's shutdown.
+ */
+export function createAppServerStarter(input: {
+  sandbox: Sandbox
+  logger: DevboxLogger
+  disks?: BoxDisks
+  /** APPS_DISK_MB: the size of the data folder's image. */
+  appsDiskMb?: number
+}) {
+  const running = new Set<AppServerInstance>()
+  const start: StartAppServer = async (request) => {
+    const instanceId = createInstanceId(request.appId)
+    const deployPath = await realpath(request.deployPath)
+    await mkdir(request.dataPath, { recursive: true, mode: 0o700 })
+    // Mounted at the first start and kept (a restart reuses it); removeDeploys unmounts it.
+    if (input.disks && input.appsDiskMb) {
+      await input.disks.openAppData(request.dataPath, input.appsDiskMb)
+    }
+    const boxSandbox = input.sandbox.forBox({
+      boxId: instanceId,
+      workspacePath: deployPath,
+      dataPath: request.dataPath,
+      readOnlyWorkspace: true,
+    })
+    if (boxSandbox.owner) {
+      await ensureOwner(request.dataPath, boxSandbox.owner)
+      // The deploy is the server's copy, readable by the box's uid whatever the umask was.
+      await runFile('chmod', ['-R', 'a+rX', deployPath])
+    }
+    const instance = await startAppServerProcess({
+      ...request,
+      instanceId,
+      deployPath,
+      sandbox: boxSandbox,
+      logger: input.logger,
+    })
+    running.add(instance)
+    void instance.exited.then(() => running.delete(instance))
+    return instance
+  }
+  return {
+    start,
+    stopAll: async () => {
+      await Promise.all([...running].map((instance) => instance.stop()))
+    },
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto'
+import { closeSync, mkdirSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { ProcessCommand } from '../processes/process-group.ts'
+import type { BoxSandboxState } from './box-sandbox-state.ts'
+import { shellQuote } from './shell-quote.ts'
+
+/**
+ * bubblewrap reads its options from a file (`--args 3`), deleted once opened, so that the box's
+ * pid 1 shows no host path or box id, only `bwrap --args 3 -- {command}`; the seccomp filter is
+ * descriptor 4. The server opens both as it starts the process (process-group.ts), so no shell
+ * has to open or delete anything. The prelude joins the box's cgroups and the command enters
+ * its network namespace before bubblewrap, so nothing of the box escapes either.
+ */
+export function wrapBoxCommand(
+  state: BoxSandboxState,
+  bubblewrapArguments: string[],
+  command: string[],
+): ProcessCommand {
+  const { tools, network } = state
+  // NUL separates the options in the file: a path holding one would add options of its own.
+  if ([...bubblewrapArguments, ...command].some((argument) => argument.includes('\0'))) {
+    throw new Error('A command cannot contain NUL bytes')
+  }
+  const prelude = (state.cgroup?.procsFiles ?? [])
+    .map((file) => `echo $$ > ${shellQuote(file)} && `)
+    .join('')
+  const enterNetwork =
+    state.confinedNetwork && network && tools.nsenterPath
+      ? [tools.nsenterPath, `--net=${network.namespacePath()}`, '--']
+      : []
+  const openInheritedFiles = () => {
+    state.argumentsDirectory ??= makeArgumentsDirectory(tools.runDirectory)
+    const argumentsFile = path.join(state.argumentsDirectory, `${state.boxId}-${randomUUID()}`)
+    writeFileSync(argumentsFile, `${bubblewrapArguments.join('\0')}\0`, { mode: 0o600 })
+    const descriptors: number[] = []
+    try {
+      descriptors.push(openSync(argumentsFile, 'r'))
+      if (tools.seccompPath) descriptors.push(openSync(tools.seccompPath, 'r'))
+      return descriptors
+    } catch (error) {
+      for (const descriptor of descriptors) closeSync(descriptor)
+      throw error
+    } finally {
+      unlinkSync(argumentsFile)
+    }
+  }
+  return {
+    argv: [...enterNetwork, tools.bubblewrapPath ?? 'bwrap', '--args', '3', '--', ...command],
+    prelude,
+    openInheritedFiles,
+  }
+}
+
+function makeArgumentsDirectory(runDirectory: string): string {
+  const directory = path.join(runDirectory, 'arguments')
+  mkdirSync(directory, { recursive: true, mode: 0o700 })
+  return directory
+}

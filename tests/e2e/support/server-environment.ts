@@ -1,0 +1,25 @@
+import os from 'node:os'
+
+/**
+ * The settings of every Sprout server the browser tests start (the shared one of
+ * playwright.config.ts and a test's own): one pooled box and only the Demo model.
+ */
+export function serverEnvironment(port: number, dataDir: string) {
+  return {
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    AUTH_RATE_LIMIT: '1000/60',
+    DEVBOX_POOL_TARGET: '1',
+    // Shared with the server tests, so the starter's dependencies are installed once.
+    DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
+    // No provider keys: only the Demo model is available, whatever the shell has set.
+    ANTHROPIC_API_KEY: '',
+    OPENAI_API_KEY: '',
+    XAI_API_KEY: '',
+    OPENAI_COMPATIBLE_BASE_URL: '',
+    ADMIN_EMAILS: '',
+    // Tests hold Demo runs open at a named gate (tests/e2e/support/test-gates.ts).
+    DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
+  }
+}
