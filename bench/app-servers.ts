@@ -1,7 +1,6 @@
-// Production servers of deployed apps (docs/architecture/devbox.md, "Production servers"), on
-// the hand-written fixture app (packages/devbox/src/testing/app-server-fixture.ts): the first
-// /api answer of a scaled-to-zero server, /api through the apps host's proxy against the server
-// directly, and the memory of idle servers.
+// Production servers (docs/architecture/devbox.md "Production servers") on the fixture app
+// (testing/app-server-fixture.ts): first answer from zero, /api through the apps proxy vs direct,
+// idle memory.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'

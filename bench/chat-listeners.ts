@@ -1,8 +1,6 @@
-// 1,000 listeners on one streaming conversation at 60 chunks/s: delivery latency (provider write →
-// SSE at each listener), the server's CPU share while streaming, and the memory of an idle
-// listener. The listeners run on the same machine (raw sockets, no SSE parsing): in this process,
-// or spread over BENCH_LISTENER_PROCESSES child processes, which tells the latency the server
-// adds from the time one process takes to read 1,000 sockets in turn.
+// 1,000 listeners on one conversation at 60 chunks/s: delivery latency, server CPU while streaming,
+// idle listener memory. Listeners in this process or over BENCH_LISTENER_PROCESSES children, which
+// separates the server's latency from reading 1,000 sockets in turn.
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { waitForRunEnd } from './chat-stream.ts'

@@ -1,7 +1,6 @@
-// Idle dev servers (docs/architecture/devbox.md "Idle dev servers"): N apps created through the
-// API and left idle under a short DEVBOX_IDLE_MINUTES, then the memory of Sprout and every box
-// process (the server's whole process tree: bridges, dev servers, the pool's boxes), and how long
-// a page of an idle app takes to be served through the preview proxy.
+// Idle dev servers (docs/architecture/devbox.md "Idle dev servers"): N apps left idle under a short
+// DEVBOX_IDLE_MINUTES, then the memory of Sprout's whole process tree and the time to serve an idle
+// app's page through the preview proxy.
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'

@@ -96,11 +96,9 @@ async function startSprout(
 }
 
 /**
- * Every server is up at once and measured in rounds, the order rotated each round, after a
- * warm-up of each: a load spike on a shared machine then falls on all of them rather than on
- * whichever was measured alone at that moment. The CPU each used per request is read too: the
- * throughput share grows with the machine's load (docs/performance.md "API and proxies (second
- * pass)"), the CPU share far less.
+ * All servers up at once, measured in rotating rounds after a warm-up, so a load spike hits all
+ * alike. CPU per request is read too: the throughput share grows with machine load, the CPU share
+ * far less (docs/performance.md "API and proxies (second pass)").
  */
 async function measureInRounds(targets: Target[], secondsPerServer: number) {
   const roundSeconds = secondsPerServer / rounds

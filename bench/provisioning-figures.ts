@@ -1,12 +1,6 @@
 // Figures of docs/performance.md "2026-11-26 · provisioning without copying": cold provisions
-// (cache ready, no pool) of a starter through the local driver, as the server configures it
-// (disk images, shared dependencies where possible), and the disk the apps take.
-//
-//   node bench/provisioning-figures.ts [--apps 100] [--pack fullstack]
-//     [--dependencies shared|copied] [--cache /tmp/sprout-devbox-test-cache]
-//
-// Each box is suspended (dev server stopped) after its provision, so 100 boxes do not run 100
-// dev servers at once; the folder is removed at the end.
+// through the local driver (each box suspended after) and the apps' disk. Flags: --apps 100 --pack
+// fullstack --dependencies shared|copied --cache DIR.
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, readdir } from 'node:fs/promises'
 import os from 'node:os'

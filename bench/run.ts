@@ -1,7 +1,6 @@
-// `npm run bench [name…]`: runs the benchmarks and prints their figures (copy them into
-// docs/performance.md with the date, the machine and the command).
-// `npm run bench -- --compare [name…] [--update-baseline [--note=…]]`: the compare set, quick,
-// against bench/baseline.json (docs/performance.md, "Kept fast: bench --compare").
+// `npm run bench [name…]` prints the figures for docs/performance.md;
+// `-- --compare [name…] [--update-baseline [--note=…]]` checks the quick set against
+// bench/baseline.json (docs/performance.md "Kept fast: bench --compare").
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'

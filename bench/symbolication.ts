@@ -1,8 +1,6 @@
-// Symbolication (decision 016): the fullstack starter's client built as a deploy (Vite, hidden
-// source maps, React included), then events of 10 minified frames turned back into source file,
-// line and function: the first event of a deploy (the map read and parsed), then each next one.
-// Also the injected reporter's bundle (its size, the time to build it at start) and what the
-// injection adds to a page through the preview proxy.
+// Symbolication (decision 016): the fullstack starter built as a deploy, then 10-frame events
+// mapped back (first event of a deploy, then the next ones); also the reporter bundle's size and
+// build time and what its injection adds through the preview proxy.
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -46,12 +46,9 @@ resolveDrizzleDirectly()
 await import('../apps/server/src/main.ts')
 
 /**
- * Node's ESM resolver reads the package.json of every file it resolves, and parses its `exports`
- * again each time: drizzle-orm's is 179 KB and its ~490 imports among its own files cost about
- * 0.6 s of CPU at each start (docs/performance.md, "2026-11-26 · cold start and idle memory
- * (second pass)"). Those imports are relative `.js` paths inside an ES-module package, so their
- * URL and format need no package.json: they are answered here. Any other import resolves as
- * before, and so does everything when the installed drizzle-orm is not an ES-module package.
+ * drizzle-orm's relative `.js` imports are answered here: Node's ESM resolver re-parses its 179 KB
+ * `exports` for each of its ~490 internal imports, ~0.6 s of CPU a start
+ * (docs/performance.md "2026-11-26 · cold start and idle memory (second pass)").
  */
 function resolveDrizzleDirectly() {
   const entry = createRequire(import.meta.url).resolve('drizzle-orm')

@@ -6,10 +6,9 @@ import { SignUpPage } from './pages/sign-up-page.ts'
 import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
 import { newUser } from './support/users.ts'
 
-// The integration guide and the app runtime token end to end (decision 019): the Demo model asks
-// the Linear guide (its panel in the chat), writes a route with getAccessToken('linear'), and the
-// preview's server asks sprout.internal for the token — Linear is not connected here, so the page
-// shows the reason Sprout answered.
+// Integration guide and app runtime token end to end (decision 019): the Demo model asks the Linear
+// guide, writes a getAccessToken('linear') route, and with Linear unconnected the page shows the
+// reason sprout.internal gave.
 test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 120_000 })
 
 const agentWork = { timeout: 60_000 }

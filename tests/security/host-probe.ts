@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * What app code could try against the host from inside a box: connect to every listening unix
- * socket the host has (paths and abstract names), look for the checkout and DATA_DIR, read its
- * pid 1's command line, nest a user namespace and write /tmp. Written into the box (or a deployed
- * server) and run with node, it prints one JSON line.
+ * What app code could try against the host from inside a box (host unix sockets, the checkout and
+ * DATA_DIR, pid 1's command line, nested user namespaces, /tmp). Run with node in a box or deployed
+ * server; prints one JSON line.
  */
 export const hostProbeSource = `
 import { execFileSync } from 'node:child_process'

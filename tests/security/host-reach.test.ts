@@ -19,10 +19,9 @@ import {
 import { confinedSuite, createTestDriver, fullConfinementMissing, shell } from './support.ts'
 
 /**
- * App code, in a dev box and in a production server, tries every way to the host that a box's
- * root once left open (docs/security.md): the host's unix sockets (PostgreSQL ran commands on the
- * host through its socket), the checkout and DATA_DIR, pid 1's command line, nested user
- * namespaces. Each must be refused.
+ * App code in a dev box and a production server tries every way to the host a box's root once left
+ * open (docs/security.md): host unix sockets (PostgreSQL ran commands through its socket), checkout
+ * and DATA_DIR, pid 1's command line, nested user namespaces. Each must be refused.
  */
 describe.skipIf(fullConfinementMissing)(confinedSuite('what app code reaches of the host'), () => {
   let setup: Awaited<ReturnType<typeof createTestDriver>>

@@ -16,11 +16,9 @@ import { randomFrom } from './seeded-random.ts'
 import { waitFor } from './wait-for.ts'
 
 /**
- * Nothing outlives Sprout (docs/security.md): the real server (`npm start`'s script) is stopped
- * with SIGTERM or SIGKILL to its process group at moments picked at random (seeded: the seed is
- * printed, NOTHING_OUTLIVES_SEED repeats a run) while its pool provisions a box — installing the
- * template's dependencies, copying the workspace, starting the dev server — or an agent's command
- * runs in an app's box, with and without bubblewrap; then not one of its processes may still run.
+ * Nothing outlives Sprout (docs/security.md): the real server is killed (SIGTERM or SIGKILL, seeded
+ * random moments; NOTHING_OUTLIVES_SEED repeats) while provisioning a box or running an agent's
+ * command, with and without bubblewrap; then none of its processes may run.
  */
 const repositoryRoot = path.resolve(import.meta.dirname, '../..')
 const seed = Number(process.env.NOTHING_OUTLIVES_SEED ?? Date.now() % 1_000_000)

@@ -55,12 +55,9 @@ export function listProcesses(): ProcessEntry[] {
 }
 
 /**
- * Everything one server started, directly or not, found three ways, so that a process that
- * lost its parent is still found: its descendants seen while it ran (`observe`, called often),
- * every process whose command line, environment or working directory names the server's own
- * DATA_DIR (unsandboxed boxes have their workspace as HOME and working directory; sandboxed
- * ones their bubblewrap command line), and every process in a PID namespace one of those is in
- * (what runs inside a box's bubblewrap), with their descendants.
+ * Everything one server started, found three ways so orphans are found too: descendants seen while
+ * it ran (`observe`), processes whose command line, environment or working directory names its
+ * DATA_DIR, and every process in a PID namespace of those (inside bubblewrap), with descendants.
  */
 export function createProcessCensus(input: { rootPid: number; marker: string }) {
   const seen = new Map<number, string>()

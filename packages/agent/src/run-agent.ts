@@ -35,10 +35,8 @@ function recordUsage(state: AgentRunState) {
 }
 
 /**
- * Runs the agent loop (docs/architecture/agent-loop.md): streamText with tools until the model
- * answers or maxSteps, forwarding UI chunks, shell output, usage and compaction notes, and taking
- * staged messages at step boundaries. A provider failure or an interrupt ends the run with a
- * classified `data-error` chunk; runAgent itself only throws when `onChunk` does.
+ * The agent loop (docs/architecture/agent-loop.md). A provider failure or an interrupt ends the run
+ * with a classified `data-error` chunk; runAgent itself only throws when `onChunk` does.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
   const state = createAgentRunState(options)

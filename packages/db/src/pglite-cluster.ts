@@ -35,11 +35,9 @@ function pgliteVersion(): string {
 }
 
 /**
- * PGlite runs PostgreSQL inside the server's own memory, so its buffer cache is resident memory
- * of the server: PostgreSQL's default shared_buffers (128 MB) made it the largest part of an idle
- * server (docs/performance.md, "2026-11-26 · listeners, memory and start"). Pages it does not
- * hold are read from the data directory's files, which the operating system caches outside the
- * process; 16 MB holds a Sprout instance's hot rows many times over.
+ * PGlite's buffer cache is the server's own resident memory: the default 128 MB shared_buffers was
+ * most of an idle server (docs/performance.md "2026-11-26 · listeners, memory and start"). Other
+ * pages come from OS-cached files; 16 MB holds the hot rows many times over.
  */
 export async function pgliteStartParams(): Promise<string[]> {
   const { PGlite } = await import('@electric-sql/pglite')
@@ -124,13 +122,9 @@ export const pgliteDataDirIn = (dataDir: string) => path.resolve(dataDir, 'pglit
 const preparing = new Map<string, Promise<boolean>>()
 
 /**
- * Gives an empty (or missing) PGlite data directory a cluster copied from a cached one, migrated
- * already, instead of PGlite's `initdb` and every migration at each new data directory (about
- * 3 s and 1.5 s of CPU, and 500 MB of memory held until the next full collection;
- * docs/architecture/overview.md "Data"). The copy is made beside
- * `dataDir` and renamed into place, so a start killed meanwhile leaves no half cluster for the
- * next one. A data directory that holds anything else, or a cache that cannot be written, is
- * left to PGlite as before. Returns whether a copy was made.
+ * Seeds an empty data directory from a cached, migrated cluster instead of initdb and every
+ * migration (~3 s, 500 MB held; docs/architecture/overview.md "Data"). Copied beside and renamed
+ * in, so a killed start leaves no half cluster. Returns whether it copied.
  */
 export function prepareClusterFromCache(
   dataDir: string,

@@ -36,11 +36,9 @@ export type DeployAppServers = {
 }
 
 /**
- * Runs `npm run build` in the box, copies `dist/` to `{deploysDir}/{appId}/{deployId}` and then
- * switches the `current` link by renaming a new link over it, so requests see either the whole
- * previous deploy or the whole new one. A failed build leaves `current` untouched. A build with
- * a server (`server/index.js`) has its server started and answering its health route before
- * the switch; one that does not start leaves the old deploy and its server serving.
+ * Builds in the box and copies `dist/` to its deploy folder, then renames a new `current` link over
+ * the old, so requests see one whole deploy. A failed build, or a server (`server/index.js`) that
+ * does not get healthy, leaves the old deploy serving.
  */
 export async function buildDeploy(input: {
   box: Devbox

@@ -5,11 +5,9 @@ import { currentDeployId } from './deploy.ts'
 import { isInside } from './is-inside.ts'
 
 /**
- * Maps a request path to a file of the app's current deploy, or undefined (404). A folder gives
- * its index.html; a missing path without a file extension gives the root index.html, so
- * client-side routes work; a missing asset (`/assets/x.js`) stays a 404. Traversal, encoded
- * separators, NUL bytes and symbolic links never resolve. A deploy with a server is served from
- * its `client/` folder, so its `server/` files are never reachable.
+ * Maps a request path to a file of the current deploy, or undefined (404); extensionless misses
+ * fall back to index.html for client-side routes. Traversal, encoded separators, NUL bytes and
+ * links never resolve; with a server only `client/` is served.
  */
 export async function resolveDeployFile(
   deploysDir: string,

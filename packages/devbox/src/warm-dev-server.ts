@@ -10,10 +10,9 @@ const pageScripts = /<script\b[^>]*\bsrc="(\/[^"]+)"/g
 const moduleImports = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\/[^"']+)["']/g
 
 /**
- * Loads the page and the modules it imports from a dev server that just started, as a browser
- * would (docs/architecture/devbox.md "Pool"): Vite bundles the app's dependencies and transforms
- * the modules on their first request, seconds on a loaded machine, which the app's first
- * preview would otherwise wait for. Any failure only ends the warming.
+ * Requests the page and its modules from a fresh dev server as a browser would
+ * (docs/architecture/devbox.md "Pool"), so the first preview does not wait seconds for Vite's first
+ * bundling. Any failure only ends the warming.
  */
 export async function warmDevServer(target: DevServerTarget | undefined): Promise<number> {
   if (!target) return 0

@@ -18,10 +18,9 @@ export function reachesSproutInternal(confinement: DevboxConfinement | undefined
 }
 
 /**
- * What an app's dev and production servers receive: the vault's values, SENTRY_DSN (its error
- * project at http://sprout.internal, which the egress proxy hands to `handleInternalRequest`;
- * docs/architecture/devbox.md "Error reports"), SPROUT_APP_TOKEN and SPROUT_INTERNAL_URL (the
- * organization's connections, decision 019), and the answers to their sprout.internal requests.
+ * What an app's servers receive: the vault's values, SENTRY_DSN
+ * (docs/architecture/devbox.md "Error reports"), SPROUT_APP_TOKEN and SPROUT_INTERNAL_URL (decision
+ * 019), and the answers to their sprout.internal requests.
  */
 export function createAppProcessSupport(input: {
   vault: Pick<Vault, 'secretsOf'>

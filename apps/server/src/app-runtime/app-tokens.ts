@@ -10,10 +10,9 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 export type TokenOwner = { applicationId: string; organizationId: string }
 
 /**
- * The per-app token of an app's servers (SPROUT_APP_TOKEN; decision 019). Only its SHA-256 is
- * stored, so a token is made on its application's first use in this process and kept in memory:
- * every server of the app started by this process gets the same one, and after a restart (which
- * stops every server) the first use replaces it.
+ * Per-app tokens (SPROUT_APP_TOKEN; decision 019). Only the SHA-256 is stored, so the token lives
+ * in memory from the app's first use: a restart stops every server, and the first use after it
+ * replaces the token.
  */
 export function createAppTokens(db: Database) {
   const issued = new Map<string, Promise<string>>()

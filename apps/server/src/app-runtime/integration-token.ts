@@ -20,10 +20,9 @@ export type TokenAnswer = { status: number; body: Record<string, unknown> }
 const refused = (error: string): TokenAnswer => ({ status: 401, body: { error } })
 
 /**
- * `GET /integrations/{service}/token` of an app's server (decision 019): its SPROUT_APP_TOKEN →
- * its application → that application's organization → the connection's fresh access token.
- * Asked through sprout.internal, the box must be the token's application's; at PUBLIC_URL (boxes
- * without a network of their own) the token alone says which application asks.
+ * `GET /integrations/{service}/token` (decision 019): app token → application → organization →
+ * fresh access token. Through sprout.internal the asking box must be the token's application's; at
+ * PUBLIC_URL (unconfined boxes) the token alone says who asks.
  */
 export async function answerTokenRequest(input: {
   authorization: string | undefined

@@ -25,10 +25,9 @@ export function internalDsn(dsn: string): string {
 export type InternalIntegrations = { appTokens: AppTokens; accessToken: AccessTokenSource }
 
 /**
- * A box's request to `http://sprout.internal`: only `POST /api/{project}/envelope/` of the box's
- * own application and `GET /integrations/{service}/token` with the box's own app token are
- * answered; every other path, method or project is a 404, so nothing else of Sprout is
- * reachable through the name.
+ * A box's request to `http://sprout.internal`: only `POST /api/{project}/envelope/` of its own
+ * application and `GET /integrations/{service}/token` with its own app token are answered; anything
+ * else is a 404, so nothing else of Sprout is reachable through the name.
  */
 export async function handleInternalRequest(
   applicationId: string | undefined,

@@ -5,10 +5,9 @@ import type { AppTokens } from './app-tokens.ts'
 import { type AccessTokenSource, answerTokenRequest } from './integration-token.ts'
 
 /**
- * `GET /internal/integrations/{service}/token` at PUBLIC_URL: what `http://sprout.internal`
- * answers, for app servers in boxes without a network of their own (no root,
- * DEVBOX_SANDBOX=off), whose SPROUT_INTERNAL_URL is `{PUBLIC_URL}/internal` (decision 019). Only
- * mounted then: with confined boxes an app token is accepted from its own box alone.
+ * `GET /internal/integrations/{service}/token` at PUBLIC_URL, mounted only for boxes without a
+ * network of their own (DEVBOX_SANDBOX=off, no root; decision 019). With confined boxes an app
+ * token is accepted from its own box alone.
  */
 export function appRuntimeRoutes(options: {
   appTokens: AppTokens

@@ -60,10 +60,9 @@ const channel = 'sprout_auth_cache'
 export type AuthCache = ReturnType<typeof createAuthCache>
 
 /**
- * Sessions and memberships read on every API call, kept briefly in memory. Any write through
- * better-auth (sign-out, revocation, membership or role changes) flushes them here and, through
- * NOTIFY, in every other server process, so a revoked session or a removed member is refused on
- * the next request.
+ * Sessions and memberships, cached briefly (decision 003). Every better-auth write flushes them
+ * here and, through NOTIFY, in every other process, so a revoked session or removed member is
+ * refused on the next request.
  */
 export function createAuthCache(database: DatabaseHandle, options: { ttlMs?: number } = {}) {
   const ttlMs = options.ttlMs ?? 60_000

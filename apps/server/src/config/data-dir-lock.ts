@@ -38,11 +38,9 @@ function readHolder(lockFile: string): number | undefined {
 }
 
 /**
- * One Sprout per DATA_DIR (docs/architecture/overview.md "Data"): a second server on
- * the same folder would open the same PGlite files, and the same boxes' cgroups and disk images,
- * while the first still stops them. The running server keeps its pid in `{DATA_DIR}/sprout.pid`;
- * a new one waits up to `waitMs` for a stopping one to exit, takes over the file of one that
- * died, and refuses to start beside one that runs on. Returns the release, also run at exit.
+ * One Sprout per DATA_DIR (docs/architecture/overview.md "Data"): a second server would open the
+ * same PGlite files, cgroups and disk images. Waits `waitMs` for a stopping server, takes over a
+ * dead one's `sprout.pid`, refuses beside a live one. Returns the release, also run at exit.
  */
 export async function lockDataDir(
   dataDir: string,

@@ -7,7 +7,7 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSymbolicator, type StackFrame } from './symbolicate.ts'
 
-const appSource = `import { helper } from '../devboxes/deploys/helper.ts'
+const appSource = `import { helper } from './helper.ts'
 
 export function explode(count: number) {
   const total = helper(count)
@@ -58,7 +58,7 @@ describe('symbolication with the deploy’s hidden source maps', () => {
     )
     await writeFile(
       path.join(project, 'src/main.tsx'),
-      "import { App } from '../devboxes/deploys/App.tsx'\n;(globalThis as { run?: () => unknown }).run = App\n",
+      "import { App } from './App.tsx'\n;(globalThis as { run?: () => unknown }).run = App\n",
     )
     await writeFile(
       path.join(project, 'index.html'),

@@ -28,10 +28,8 @@ const functionSearchLines = 200
 const safeSegment = /^[\w.@~+-]+$/
 
 /**
- * Turns a deployed app's minified browser frames back into source file, line and function with
- * the hidden source maps its build kept beside the deploy (decision 016): `/assets/index-x.js`
- * of the current deploy or of one of the older ones still kept (a page loaded before a deploy).
- * Frames without a map are returned as they are.
+ * Maps a deployed app's minified browser frames back to source with the hidden source maps kept
+ * beside each deploy, older ones included (decision 016). Frames without a map stay as they are.
  */
 export function createSymbolicator(deploysDir: string) {
   const maps = new Map<string, TraceMap | null>()

@@ -9,10 +9,9 @@ import { judgeInstructions } from './templates.ts'
 import { loadTranscript } from './transcript.ts'
 
 /**
- * Runs evaluations in this server process (docs/decisions/020-evaluations.md): at most
- * `concurrent_limit` items of an evaluation at once, each claimed in the database
- * (pending → in_progress), judged, then complete or failed. A restart resumes: items left
- * in_progress go back to pending; finished ones are never redone.
+ * Runs evaluations in this process (decision 020): at most `concurrent_limit` items at once, each
+ * claimed pending → in_progress, then complete or failed. After a restart in_progress items go back
+ * to pending; finished ones are never redone.
  */
 export type EvaluationRunner = ReturnType<typeof createEvaluationRunner>
 

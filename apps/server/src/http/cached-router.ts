@@ -9,12 +9,9 @@ const maxEntries = 2000
 const maxPathLength = 256
 
 /**
- * Hono's own router (the SmartRouter its `Hono` class uses), with the match of each method and
- * path remembered: the product's routes fall back to the trie router, which walks its nodes on
- * every request (about 3 % of a cached GET's CPU; docs/performance.md "API and proxies (second
- * pass)"). A match is read-only to hono (params are read from it, never written), so the same
- * result serves every request for that path. Routes cannot change once a request was matched
- * (the SmartRouter refuses them, as with hono's default router), so a match never goes stale.
+ * Hono's SmartRouter with each method and path's match remembered: the trie router it falls back to
+ * cost ~3 % of a cached GET (docs/performance.md "API and proxies (second pass)"). Safe because
+ * hono never writes to a match and refuses new routes once one was matched.
  */
 export class CachedRouter<Handler> implements Router<Handler> {
   name = 'CachedRouter'

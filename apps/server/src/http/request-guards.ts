@@ -11,14 +11,9 @@ import { parseJsonText, parseValue } from './parse-request.ts'
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Every request body is limited before anything parses it — better-auth's routes included —
- * whether it says its length or streams it in chunks (hono's bodyLimit stops reading past it).
- *
- * GET and HEAD carry no body (@hono/node-server gives them none), and a declared length is
- * checked from the header alone: asking for `c.req.raw.body` (as hono's bodyLimit does first)
- * turns @hono/node-server's lightweight request into a full undici Request, headers copied,
- * AbortSignal and stream made, which was a sixth of a cached GET's cost. Only a chunked body
- * is read and counted by hono's bodyLimit.
+ * Limits every body before any parsing (better-auth's too), declared or chunked. A declared length
+ * is checked from the header: reading `c.req.raw.body`, as hono's bodyLimit does, builds a full
+ * undici Request (a sixth of a cached GET). Chunked bodies go through bodyLimit.
  */
 export function limitRequestBody(maxBytes: number) {
   const tooLarge = () => {
@@ -71,10 +66,9 @@ export const refuseUnsafeInput = createMiddleware<AppEnv>(async (context, next) 
   // before us): a URL holding neither needs no URL object nor a walk over its parameters.
   if (href.includes('%00') || href.includes('\0')) refuseNulInUrl(context, new URL(href))
   if (methodsWithBody.has(context.req.method)) {
-    // Bodies are limited before this (limitRequestBody). better-auth reads the raw request
-    // itself, so its routes get a copy; every other route reads the body through
-    // `context.req.text()`, whose answer hono keeps: the scan and the route share one read,
-    // without materializing @hono/node-server's lightweight request.
+    // Bodies are already limited (limitRequestBody). better-auth reads the raw request itself, so
+    // it gets a copy; other routes share hono's kept `req.text()` with this scan, without
+    // materializing the full request.
     const text = context.req.path.startsWith('/api/auth/')
       ? await context.req.raw.clone().text()
       : await context.req.text()

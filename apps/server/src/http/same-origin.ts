@@ -16,10 +16,9 @@ export function carriesSessionCookie(cookieHeader: string | undefined): boolean 
 }
 
 /**
- * Cookie-authenticated writes must come from the product's own origin (CSRF), whatever other
- * headers they carry: an `Authorization` header next to the session cookie changes nothing.
- * Only a call without our session cookie, authenticated by a bearer token, carries no ambient
- * credentials and is not checked.
+ * CSRF: cookie-authenticated writes must come from the product's own origin, even with an
+ * `Authorization` header beside the cookie. Only bearer-token calls without our session cookie
+ * carry no ambient credentials and skip the check.
  */
 export function requireSameOriginForCookieWrites(origins: Origins) {
   return createMiddleware<AppEnv>(async (context, next) => {

@@ -29,10 +29,9 @@ export class OAuthRefusal extends Error {
 }
 
 /**
- * The generic OAuth 2.0 client (RFC 6749 with RFC 9700's advice; decision 018) on oauth4webapi:
- * authorization code with PKCE (S256), client_secret_post, refresh and RFC 7009 revocation.
- * The server's metadata is not discovered: the admin's URLs are the endpoints, and the expected
- * issuer is the auth URL's origin (see `expectedIssuer`).
+ * OAuth 2.0 on oauth4webapi (decision 018): code with PKCE S256, client_secret_post, refresh, RFC
+ * 7009 revocation. No metadata discovery: the admin's URLs are the endpoints and the issuer is the
+ * auth URL's origin (`expectedIssuer`).
  */
 function authorizationServer(endpoints: OAuthEndpoints, issuer: string): oauth.AuthorizationServer {
   return {

@@ -81,10 +81,9 @@ function isFresh(row: ConnectionRow): boolean {
 const refreshing = new Map<string, Promise<FreshAccessToken>>()
 
 /**
- * A usable access token of the organization's connection, refreshed (and the rotated refresh
- * token stored) when it expires within a minute. A refresh the server refuses marks the
- * connection as needing reconnection. Throws an AppError: 404 not connected / unknown
- * integration, 409 needs reconnection, 502 the authorization server could not be reached.
+ * A usable access token of the organization's connection, refreshed (rotated refresh token stored)
+ * within a minute of expiry; a refused refresh marks it for reconnection. AppError: 404 not
+ * connected, 409 needs reconnection, 502 authorization server unreachable.
  */
 export async function freshAccessToken(
   deps: IntegrationDeps,

@@ -109,10 +109,9 @@ function guideAnswers(
 }
 
 /**
- * The app's secrets for a run. Sending the message has just read them afresh (runs/service.ts
- * redactTyped), and the vault keeps them current after that (reloaded on each change, here or in
- * another process): no second read and decryption on the way to the first token, where it
- * queued behind the run's opening writes (7 ms on PGlite). Read only when not loaded yet.
+ * The app's secrets for a run, from the vault's copy: sending the message just read them and the
+ * vault reloads on every change, so a second read and decryption (7 ms on PGlite, before the first
+ * token) is spared. Read only when not loaded yet.
  */
 async function secretsOfRun(environment: RunEnvironment, applicationId: string) {
   const { secrets } = environment

@@ -4,12 +4,9 @@ import { emitSafely, type RunContext, type RunReference } from './close-run.ts'
 import { appendHistory, loadAndAppendHistory, loadHistory } from './conversation-records.ts'
 
 /**
- * The start of a claimed run (the claim has touched the conversation row). It answers with the
- * history the agent starts from once that is read: with a new message, the same statement
- * appends it to the history. `stored` settles once the user message is in the stream too (with
- * the tab's client id for echo suppression), followed by `data-run running`; the POST answers
- * after `stored`, and the event store keeps every chunk of the run after them. Each statement
- * here lies on the way to the first token (docs/performance.md "API and first token").
+ * Opens a claimed run; answers with the starting history. `stored` settles once the user message
+ * (with the tab's client id, for echo suppression) and `data-run running` are in the stream; the
+ * POST answers then. All of it delays the first token (docs/performance.md "API and first token").
  */
 export async function openRun(
   { database, store }: RunContext,

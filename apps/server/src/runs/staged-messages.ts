@@ -84,10 +84,9 @@ async function handBackOne({ db, store }: StagedContext, row: StagedRow, convers
 const decoder = new TextDecoder()
 
 /**
- * POST …/stage-message: queues the message for the conversation's active run and waits until
- * the run takes it ('sent') or ends first, or the wait times out ('unsent'). Without an active
- * run the answer is 'unsent' at once. Works across processes: the run may live in another one;
- * its data-staged and data-run events wake the wait through the event hub.
+ * POST …/stage-message: waits until the active run takes the message ('sent'), or it ends or the
+ * wait times out ('unsent'; at once without a run). The run may live in another process: its
+ * data-staged and data-run events wake the wait through the hub.
  */
 export async function stageMessage(
   context: StagedContext & { hub: EventHub; timeoutMs: number },

@@ -14,10 +14,9 @@ const ignoredInReplay: ReadonlySet<string> = new Set([
 type Held = { seq: number; runId: string | null; chunk: StreamChunk }
 
 /**
- * Shrinks the history a fresh listener loads: consecutive deltas of one part become one delta
- * (so a finished text is start, one delta with the whole text, end) and chunks the reducer
- * ignores are left out. Every envelope keeps a stored seq and the order is kept, so the blocks
- * come out the same and a resume after any of them is exact.
+ * Shrinks a fresh listener's history: consecutive deltas of one part merge and chunks the reducer
+ * ignores are dropped. Every envelope keeps a stored seq, in order, so the blocks come out the same
+ * and a resume after any of them is exact.
  */
 export function createReplayCompactor() {
   let held: Held | undefined

@@ -15,10 +15,9 @@ import { EVENTS_CHANNEL, type EventStore } from './event-store.ts'
 export type EventHub = ReturnType<typeof createEventHub>
 
 /**
- * Live fan-out of stored events to the listeners of this process. Events written here arrive
- * through `published` right after their commit (the fast path); events written by another
- * process arrive as a NOTIFY `{conversationId}:{seq}` and are read from the table after the last
- * seq delivered. Either way each listener gets every seq once, in order, without gaps.
+ * Fan-out of stored events to this process's listeners: local writes arrive through `published`
+ * after commit, other processes' as NOTIFY `{conversationId}:{seq}`, read from the table after the
+ * last seq delivered. Each listener gets every seq once, in order, without gaps.
  */
 export function createEventHub(options: {
   database: DatabaseHandle

@@ -14,10 +14,9 @@ import {
 } from './event-stream.ts'
 
 /**
- * Answers a listen call with its event stream. Served by Node, the bytes go straight to the
- * socket: a ReadableStream body costs a chain of promises per event and listener, which is most
- * of the server's work when a thousand tabs watch one conversation. Elsewhere (tests calling
- * `app.request`) the stream is the response's body.
+ * Answers a listen call with its event stream. Under Node the bytes go straight to the socket: a
+ * ReadableStream body costs a promise chain per event and listener, most of the work with a
+ * thousand tabs on one conversation. Elsewhere (`app.request` in tests) the stream is the body.
  */
 export async function sseResponse(
   context: Context<AppEnv>,
@@ -39,10 +38,9 @@ type Writer = {
 }
 
 /**
- * Once the headers are out, a chunked response's body is written to its socket ready framed:
- * a live batch is framed once for all its listeners, and each listener's write is one
- * `socket.write` instead of ServerResponse's cork, size, data, CRLF and uncork. Used only while
- * the socket is this response's alone and the body is chunked (any HTTP/1.1 client).
+ * Writes a chunked body straight to the socket, ready framed: a live batch is framed once for all
+ * listeners and each write is one `socket.write`. Only while the socket is this response's alone
+ * and the body is chunked (any HTTP/1.1 client).
  */
 function createWriter(outgoing: ServerResponse): Writer {
   let socket: Socket | undefined

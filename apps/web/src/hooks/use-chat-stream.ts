@@ -38,10 +38,9 @@ export type ChatStream = {
 }
 
 /**
- * The chat's shared plumbing (builder and exploration): a blocks store fed by one stream
- * connection, its status, the notice of failed requests and the interrupt's debounce. `open`
- * null means nothing to listen to (no conversation yet). With `resetOnChange` the view starts
- * empty whenever `deps` change.
+ * The chat's shared plumbing (builder and exploration): a blocks store fed by one stream, its
+ * status, failed-request notices and the interrupt's debounce. `open` null: nothing to listen to
+ * yet. `resetOnChange` empties the view when `deps` change.
  */
 export function useChatStream(
   open: OpenStreamSource | null,

@@ -5,9 +5,8 @@ import { type DemoStep, failedToolStep, nextScriptStep, writeFileStep } from './
 
 /**
  * The Demo model's error loop (docs/product/error-monitoring.md "Agent tools"): "Build a counter
- * with a bug" writes a counter whose 'Show history' button throws; once the error has arrived, "Fix
- * the error" (or the builder's 'Ask agent to fix') reads it with error_reports_list, fixes it with
- * str_replace and resolves its group with error_reports_update.
+ * with a bug" writes a button that throws; "Fix the error" (or 'Ask agent to fix') reads it, fixes
+ * it and resolves its group.
  */
 
 export const buggyCounterPath = 'src/App.tsx'

@@ -1,9 +1,7 @@
 /**
- * What the Demo model does for "a page listing my Linear issues" (decision 019): it asks the
- * integration guide how the server calls Linear, then writes a server route that takes a fresh
- * token from `getAccessToken('linear')` (the starter's server/integrations.ts) and a page that
- * calls it. Fixed sources, so the flow runs without a model key; with Linear connected in
- * Settings the page lists real issues, otherwise it shows why not.
+ * The Demo model's "page listing my Linear issues" (decision 019): asks the integration guide, then
+ * writes a route using `getAccessToken('linear')` and a page calling it. Fixed sources, so it runs
+ * without a model key; without Linear connected the page shows why.
  */
 import { demoServerSource } from './demo-server-source.ts'
 import { type DemoScript, writeFileStep } from './demo-steps.ts'

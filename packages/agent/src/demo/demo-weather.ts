@@ -1,8 +1,7 @@
 /**
- * What the Demo model writes for "a weather app" once its API key is in the vault
- * (docs/product/vault.md "Where values go"): a server route that reads the key from the
- * environment and a page that calls it. Fixed sources and sample data, so the whole flow — the
- * secret widget, the vault, the route seeing the key — runs without a weather provider.
+ * The Demo model's "weather app" once its API key is in the vault
+ * (docs/product/vault.md "Where values go"): a server route reading the key and a page calling it.
+ * Fixed sources and sample data, so the flow runs without a weather provider.
  */
 import { demoServerSource } from './demo-server-source.ts'
 import { type DemoScript, writeFileStep } from './demo-steps.ts'

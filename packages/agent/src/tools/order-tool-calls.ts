@@ -12,10 +12,9 @@ const fileChangingTools: ReadonlySet<string> = new Set<ToolName>([
 type Execute = (input: unknown, options: unknown) => unknown
 
 /**
- * The calls of one step run at once (a quick `true` beside a slow build answers at once), except
- * around file changes: file-changing calls run one at a time in the order the model issued them,
- * and every later call waits for the changes issued before it, so a command run after a write
- * sees the written file. The SDK starts each call's `execute` in the order the model issued them.
+ * A step's calls run at once, except that file-changing calls run one at a time in issue order and
+ * every later call waits for the changes issued before it, so a command after a write sees the
+ * file. The SDK starts each `execute` in issue order.
  */
 export function orderToolCalls<Tools extends Record<string, Tool>>(tools: Tools): Tools {
   let changesIssued: Promise<unknown> = Promise.resolve()

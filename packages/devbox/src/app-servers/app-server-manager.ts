@@ -36,10 +36,9 @@ export type AppServerManager = {
 }
 
 /**
- * The production servers of deployed apps (docs/architecture/devbox.md, "Production servers"):
- * started from the `current` deploy on the first request (after a restart, or after being
- * stopped when idle), replaced by a new deploy's server without failing a request (the old one
- * is drained), restarted with a growing delay when they crash.
+ * Production servers of deployed apps (docs/architecture/devbox.md "Production servers"): started
+ * on first request, replaced by a new deploy's without failing a request (the old one drains),
+ * restarted with a growing delay after crashes.
  */
 export function createAppServerManager(options: AppServerManagerOptions): AppServerManager {
   const state: AppServerManagerState = {

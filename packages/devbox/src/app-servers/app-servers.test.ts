@@ -1,7 +1,6 @@
 // Long file: every case shares one driver and one deployed app, each step building on the last.
-// Production servers against real processes in the real sandbox: deploys with a back end, the
-// switch under load, failed starts, confinement, scale to zero, crashes and leaks
-// (docs/architecture/devbox.md, "Production servers").
+// Production servers in the real sandbox: back-end deploys, the switch under load, failed starts,
+// confinement, scale to zero, crashes, leaks (docs/architecture/devbox.md "Production servers").
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'

@@ -7,12 +7,9 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * The real egress proxy, run inside a network namespace of this test's own ("the machine"),
- * wired by a veth pair to a second one ("a remote host"). The machine's interface holds
- * 198.51.100.1 and 11.22.33.44, a public-looking address, so refusing it shows the check on
- * the machine's own addresses apart from the ranges (11.22.33.66 sits on an interface without
- * a carrier); the remote holds 198.51.100.7 and 11.22.33.55. Nothing is added to the namespace
- * the tests run in.
+ * The real egress proxy in a test-owned namespace ("the machine": 198.51.100.1, public-looking
+ * 11.22.33.44, carrierless 11.22.33.66) veth-wired to a "remote" (198.51.100.7, 11.22.33.55);
+ * 11.22.33.44 tests the own-address check apart from the ranges. The tests' namespace is untouched.
  */
 function namespacesMissing(): string | undefined {
   if (process.getuid?.() !== 0) return 'network namespaces need root'

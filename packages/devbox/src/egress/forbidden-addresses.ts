@@ -1,10 +1,9 @@
 import { embeddedIpv4, type IpAddress, parseIpAddress } from './ip-address.ts'
 
 /**
- * IPv4 ranges a box may never reach through the egress proxy: this machine, private networks,
- * link-local and cloud metadata, carrier-grade NAT, IETF protocol assignments, documentation and
- * benchmarking, the deprecated 6to4 relay, multicast and reserved (docs/architecture/devbox.md,
- * "Network"). The host's own interface addresses are refused by `host-addresses.ts`.
+ * IPv4 ranges a box may never reach through the egress proxy
+ * (docs/architecture/devbox.md "Network"); the host's own interface addresses are refused by
+ * `host-addresses.ts`.
  */
 const forbiddenIpv4Ranges: readonly (readonly [string, number])[] = [
   ['0.0.0.0', 8],
@@ -34,11 +33,10 @@ const isForbiddenIpv4 = (value: number) =>
   forbiddenIpv4Spans.some(({ start, end }) => value >= start && value < end)
 
 /**
- * IPv6 is allowed only inside global unicast 2000::/3, minus 2001::/23 (IETF protocol
- * assignments: Teredo, benchmarking, ORCHID), 2001:db8::/32 and 3fff::/20 (documentation).
- * Outside it lie ::, ::1, IPv4-compatible ::/96, local-use NAT64 64:ff9b:1::/48, discard
- * 100::/64, unique-local, link-local, site-local and multicast; the forms that carry an IPv4
- * address (mapped, SIIT, NAT64 64:ff9b::/96, 6to4, ISATAP) are judged by that address too.
+ * IPv6 is allowed only inside global unicast 2000::/3, minus 2001::/23 (IETF: Teredo, benchmarking,
+ * ORCHID), 2001:db8::/32 and 3fff::/20 (documentation). Outside it lie ::, ::1, ::/96,
+ * 64:ff9b:1::/48, 100::/64, unique-local, link-local, site-local and multicast. Forms carrying an
+ * IPv4 address (mapped, SIIT, NAT64, 6to4, ISATAP) are judged by that address too.
  */
 function isForbiddenIpv6(groups: readonly number[]): boolean {
   const [first = 0, second = 0] = groups

@@ -1,8 +1,7 @@
 /**
- * IP address literals, parsed strictly: IPv4 as four decimal octets without leading zeros, IPv6
- * as its eight 16-bit groups (`::` compression and a dotted-quad tail accepted, zone ids such as
- * `%eth0` and anything else not). Used by the egress proxy's checks, which refuse what this
- * does not parse.
+ * IP literals, parsed strictly: IPv4 as four decimal octets without leading zeros, IPv6 as eight
+ * groups (`::` and a dotted-quad tail accepted, zone ids not). The egress proxy refuses whatever
+ * this does not parse.
  */
 export type IpAddress = { family: 4; value: number } | { family: 6; groups: number[] }
 
@@ -57,10 +56,9 @@ export function parseIpAddress(text: string): IpAddress | undefined {
 }
 
 /**
- * The IPv4 address an IPv6 address carries and leads to. `translated` when the IPv6 address
- * stands for that IPv4 host itself (v4-mapped `::ffff:0:0/96`, SIIT `::ffff:0:0:0/96`, NAT64
- * `64:ff9b::/96`); otherwise it is a tunnel endpoint (6to4 `2002::/16`, ISATAP `…:0:5efe:a.b.c.d`
- * and `…:200:5efe:a.b.c.d`).
+ * The IPv4 address an IPv6 address carries. `translated` when it stands for that host (v4-mapped,
+ * SIIT, NAT64 `64:ff9b::/96`); otherwise a tunnel endpoint (6to4 `2002::/16`, ISATAP
+ * `…:0:5efe:a.b.c.d`, `…:200:5efe:a.b.c.d`).
  */
 export function embeddedIpv4(
   groups: readonly number[],

@@ -4,22 +4,9 @@ import path from 'node:path'
 import { instanceIdPrefix } from '../app-servers/instance-id.ts'
 
 /**
- * A hand-written full-stack app without dependencies, standing in for templates/fullstack in
- * tests: `npm run build` writes dist/client/index.html (from src/message.txt) and
- * dist/server/index.js, a node:http server on 127.0.0.1:PORT with
- * - GET /api/health → 200 `{ ok: true }`
- * - GET /api/version → `{ version, pid }` (the version is src/message.txt at build time)
- * - GET /api/boom → a route that throws, answered 500 as a framework would
- * - GET /api/crash → answers, then the process exits with code 3
- * - GET /api/leak → keeps allocating memory (16 MB a step) until something stops it
- * - GET /api/reach?port=N → `{ reached }`: whether 127.0.0.1:N accepts a connection
- * - GET /api/tamper → `{ written }`: whether the server could overwrite its own server/index.js
- * - GET /api/slow?ms=N → answers after N ms
- * - POST /api/notes → appends the body to the file DATABASE_URL names; GET /api/notes reads it
- * - POST /api/echo → `{ bytes }` read from the body
- * - POST /api/shell → `{ output }` of the body run as a shell script: what any app code can do
- * Build-time switches, files in the workspace: src/fail-start (the server throws at start),
- * src/never-healthy (it listens but /api/health answers 503).
+ * A dependency-free full-stack app standing in for templates/fullstack in tests; its /api routes
+ * (health, crash, leak, reach, tamper, shell, …) are listed in its server source below. Build-time
+ * switches: src/fail-start and src/never-healthy.
  */
 export const fullStackFixtureFiles: Record<string, string> = {
   'package.json': JSON.stringify({

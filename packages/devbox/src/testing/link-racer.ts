@@ -1,9 +1,6 @@
 /**
- * TEST FIXTURE, run as its own process: plays the app's code racing the file tools. It keeps
- * swapping `file.txt`, `folder`, `folder/note.txt` and `folder/sub` in the workspace for links
- * to a secret file or folder outside it, and back. Prints `ready` once it swaps, and the number
- * of swaps when its stdin closes (or after `maxSeconds`).
- *
+ * TEST FIXTURE process playing app code racing the file tools: swaps workspace entries for links to
+ * a secret outside and back; prints `ready`, then the swap count when stdin closes.
  * Usage: node link-racer.ts <workspace> <secret file> <secret folder> <max seconds>
  */
 import {

@@ -104,10 +104,9 @@ const concurrentLimit = z.coerce
   .max(EVALUATION_CONCURRENCY_MAX, evaluationMessages.concurrentLimit)
 
 /**
- * `POST /api/admin/conversation-evals`. Template mode: `prompt_template` (default
- * eval_conversation_challenges). Custom mode: `custom_prompt`, required non-blank. `model`: the
- * judge's model id; absent means the configured default, or `demo` (the offline evaluator) when
- * no provider is configured.
+ * `POST /api/admin/conversation-evals`: template mode (`prompt_template`) or custom mode (non-blank
+ * `custom_prompt`). No `model` means the configured default, or `demo` (offline) without a
+ * provider.
  */
 export const createEvaluationRequestSchema = z
   .object({

@@ -37,11 +37,9 @@ export type Grouping = {
 }
 
 /**
- * `groupBlocks`, reusing the groups of `previous` that lie wholly before the first block that
- * changed (the reducer keeps unchanged blocks identical). A streamed delta then regroups only
- * the last group instead of allocating one object per group of the whole conversation. Every
- * group starts at a boundary (a text or error block, or the first block after one), so grouping again
- * from any group's start gives what grouping from the beginning would.
+ * `groupBlocks`, reusing `previous`'s groups that end before the first changed block, so a streamed
+ * delta regroups only the last group. Correct because every group starts at a boundary (a text or
+ * error block, or the block after one).
  */
 export function regroupBlocks(
   previous: Grouping | undefined,

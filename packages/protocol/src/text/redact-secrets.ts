@@ -70,11 +70,9 @@ function compilePattern(values: string[]): RegExp | undefined {
 }
 
 /**
- * Redacting is one scan of the text, taking at each point the earliest value (the longest when two
- * start together, so a value containing another is replaced whole): one regular expression of
- * all values, or — when the values are too large for one (more than 64K characters in all, a
- * value of the vault's largest size alone), or V8 cannot run it — a scan with indexOf, some 15
- * times slower on 4 KB of text (docs/performance.md). It never throws.
+ * One scan taking the earliest value at each point (the longest on a tie, so a value containing
+ * another goes whole): one regular expression of all values, or an indexOf scan (~15× slower;
+ * docs/performance.md) when they exceed 64K characters or V8 cannot run it. Never throws.
  */
 export function createSecretRedactor(secrets: Record<string, string>): SecretRedactor {
   const keyOf = new Map<string, string>()

@@ -12,15 +12,8 @@ export interface ErrorReport {
 }
 
 /**
- * error_reports_list's output: one tagged block per group, e.g.
- *
- *   <error_report group_id="g_12">
- *   Seen: 5m ago
- *   URL: /dashboard
- *   Error: TypeError: items is undefined
- *   Stack:
- *   at List (src/List.tsx:12:5)
- *   </error_report>
+ * error_reports_list's output: per group an `<error_report group_id="…">` block of `Seen:`, `URL:`,
+ * `Error:` and `Stack:` lines (the stack's frames one a line).
  */
 export function formatErrorReports(reports: ErrorReport[]): string {
   return reports

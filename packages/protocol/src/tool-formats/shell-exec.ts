@@ -1,8 +1,7 @@
 /**
- * shell_exec's output: what the command printed, then one bracketed note per line — its exit
- * code, or that it timed out or was interrupted, and whether the output was truncated. The model
- * reads it as text; the chat parses it back to show the output alone, '(no output)' when there
- * was none, and the exit code only when it is not 0.
+ * shell_exec's output: the command's output, then one bracketed note a line (exit code, timeout or
+ * interrupt, truncation). The chat parses it back to show the output alone, '(no output)', and the
+ * exit code only when not 0.
  */
 export interface ShellOutcome {
   output: string

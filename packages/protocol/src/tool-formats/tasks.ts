@@ -20,16 +20,8 @@ export interface TaskList {
 }
 
 /**
- * The todos tool's output, e.g.
- *
- *   Tasks (1):
- *   <task>
- *   ID: 1
- *   Status: incomplete
- *   Title: Add a login page
- *
- *   Notes, any number of lines.
- *   </task>
+ * The todos tool's output: an optional `{title} (n):` heading, then per task a `<task>` block of
+ * `ID:`, `Status:` and `Title:` lines and, after a blank line, its notes.
  */
 export function formatTasks(list: TaskList): string {
   const blocks = list.tasks.map((task) => {

@@ -1,8 +1,7 @@
 /**
- * Where the preview hand-off sends the browser after setting its cookie: `return` resolved as a
- * URL against the preview origin, kept only when it stays on that origin, else the preview's
- * root. The answer is absolute, so no path (`/.//evil.example`, `/\evil`) can be read by a
- * browser as protocol-relative.
+ * Where the preview hand-off (decision 006) sends the browser: `return` only if it stays on the
+ * preview origin, else its root. The answer is absolute, so no path (`/.//evil.example`, `/\evil`)
+ * can be read as protocol-relative.
  */
 export function safeReturnUrl(candidate: string | undefined, previewOrigin: string): string {
   const fallback = new URL('/', previewOrigin).href

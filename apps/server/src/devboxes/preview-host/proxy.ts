@@ -71,10 +71,9 @@ const upstreamHost = (target: DevServerTarget) =>
 const replaced = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto'])
 
 /**
- * The same headers as `forwardedHeaders`, as the flat list `http.request` takes: built from
- * `rawHeaders` without a header object, so node writes them as they are instead of validating
- * and storing each through `setHeader` (docs/performance.md "API and proxies (second pass)").
- * Every `Cookie` line loses Sprout's cookie; `acceptEncoding` replaces the client's.
+ * `forwardedHeaders` as the flat list `http.request` takes, built from `rawHeaders` so node skips
+ * validating each through `setHeader` (docs/performance.md "API and proxies (second pass)").
+ * Sprout's cookie is dropped from every `Cookie` line; `acceptEncoding` replaces the client's.
  */
 function forwardedRawHeaders(
   request: IncomingMessage,

@@ -27,12 +27,9 @@ export const devboxLogger: DevboxLogger = {
 const poolRefillDelayMs = 2000
 
 /**
- * The driver's checks of this machine (disk images, bubblewrap, overlays) and the boxes' staged
- * /etc run as child processes; started before the database is opened, they run meanwhile
- * instead of blocking the start afterwards, and `createLocalDevboxRuntime` then takes their
- * answers: the same checks, logged the same way, and boxes still only exist once they are done
- * (docs/architecture/devbox.md "Sandbox"). Never rejects: a check that fails is run again by the
- * driver.
+ * Starts the driver's machine checks and /etc staging as child processes before the database opens,
+ * so they run meanwhile (docs/architecture/devbox.md "Sandbox"); `createLocalDevboxRuntime` takes
+ * their answers. Never rejects: the driver reruns a failed check.
  */
 export async function checkLocalDevboxMachine(config: Pick<Config, 'dataDir' | 'devbox'>) {
   const rootDir = path.resolve(config.dataDir, 'devboxes')

@@ -1,9 +1,7 @@
 /**
- * The error reporter Sprout injects into every preview and deployed page (bundled for the
- * browser by reporter-bundle.ts; decision 016). Configured by its own script tag:
- * `<script src="/__sprout/reporter.js" data-dsn="…" data-environment="preview">`.
- * Envelopes go to the page's own origin (`/__sprout/envelope`), never to another host, so CORS
- * and ad blockers do not drop them.
+ * The error reporter injected into every preview and deployed page (decision 016), configured by
+ * its script tag's `data-dsn` and `data-environment`. Envelopes go to the page's own origin
+ * (`/__sprout/envelope`) so CORS and ad blockers do not drop them.
  */
 import {
   captureConsoleIntegration,

@@ -21,7 +21,7 @@ export function App() {
 `
 
 const serverSource = `import { Hono } from 'hono'
-import { reportError } from '../../devboxes/reporter/monitoring.ts'
+import { reportError } from './monitoring.ts'
 
 export const app = new Hono().basePath('/api')
 app.get('/health', (c) => c.json({ ok: true }))

@@ -6,7 +6,7 @@ import { useOrganizationHarness } from '../../testing/organization-harness.ts'
 
 /** The starter's way of reporting (server/monitoring.ts), with a route that leaks a secret. */
 const failingRoute = `import { Hono } from 'hono'
-import { reportError } from '../../devboxes/reporter/monitoring.ts'
+import { reportError } from './monitoring.ts'
 
 export const app = new Hono().basePath('/api')
 app.get('/health', (c) => c.json({ ok: true }))

@@ -4,10 +4,9 @@ import { useEffect, useRef } from 'react'
 const ownsEscape = '[role="listbox"],[role="dialog"],[role="menu"],[aria-haspopup]'
 
 /**
- * Escape pressed anywhere on the screen calls `onEscape` (docs/product/builder.md "Chat input"):
- * after a click on the transcript or the preview pane too, where focus is on the page itself.
- * Not while a modal dialog is open or when a popup or the chat input has handled the key; the
- * preview iframe keeps its own keys (they never reach this document).
+ * Escape anywhere calls `onEscape` (docs/product/builder.md "Chat input"), also when focus is on
+ * the page after a click on the transcript or preview. Not while a modal is open or a popup or the
+ * chat input handled the key; the preview iframe keeps its own keys.
  */
 export function useEscapeAnywhere(onEscape: () => void) {
   const latest = useRef(onEscape)

@@ -4,10 +4,9 @@ import { useEffect, useState } from 'react'
 const NEWEST_SLICES = 2
 
 /**
- * The index of the first transcript slice to render. When many slices arrive at once (a
- * conversation opens with its history) only the newest render in that frame; the older ones
- * follow one per task, so the chat is usable at once and the page never freezes while a long
- * history fills in above. A slice added by the stream renders at once.
+ * The first transcript slice to render. When many arrive at once (an opened history) only the
+ * newest render in that frame and the older follow one per task, so a long history never freezes
+ * the page; a streamed slice renders at once.
  */
 export function useProgressiveSlices(sliceCount: number): number {
   const [progress, setProgress] = useState({ sliceCount: 0, renderFrom: 0 })

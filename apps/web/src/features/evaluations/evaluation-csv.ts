@@ -1,8 +1,7 @@
 /**
- * docs/product/admin.md "Conversation Evaluations tab": Export CSV writes RFC 4180 text (CRLF line
- * ends, fields quoted when they hold a comma, a quote or a line break, quotes doubled). A cell that
- * starts with = + - or @ is prefixed with ' so a spreadsheet shows it as text and never runs it as a
- * formula (a summary is model output quoting user text).
+ * Export CSV (docs/product/admin.md "Conversation Evaluations tab"): RFC 4180 text. A cell starting
+ * with = + - or @ gets a leading ' so spreadsheets never run it as a formula: a summary is model
+ * output quoting user text.
  */
 export type CsvCell = string | number | null | undefined
 

@@ -10,10 +10,9 @@ export type OrganizationTarget = { kind: 'personal' } | { kind: 'organization'; 
 type SwitchInput = { target: OrganizationTarget; redirectTo?: string }
 
 /**
- * Makes `target` the current organization (docs/product/organizations.md): an organization becomes
- * the session's active one and clears the personal flag; personal clears the active one and sets
- * the flag. Everything cached for the previous organization is dropped, then the user lands on
- * `redirectTo` or `/`.
+ * Switches to `target` (docs/product/organizations.md): an organization becomes the session's
+ * active one and clears the personal flag; personal does the reverse. The previous organization's
+ * cache is dropped, then the user lands on `redirectTo` or `/`.
  */
 export function useSwitchOrganization() {
   const queryClient = useQueryClient()

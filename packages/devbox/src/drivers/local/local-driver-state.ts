@@ -34,10 +34,9 @@ export type LocalDriverOptions = {
   /** Per-box limits (DEVBOX_PIDS, DEVBOX_MEMORY_MB, DEVBOX_CPUS, DEVBOX_DISK_MB). */
   limits?: Partial<BoxLimits>
   /**
-   * `auto`: as root, each box's workspace and data folder live on a filesystem image of
-   * DEVBOX_DISK_MB, and each production data folder on one of `appsDiskMb` (box-disks.ts); the
-   * server passes it. `measured` (the default, for tests and tools that remove their folders
-   * with `rm`): the box's folders are measured, production data is not limited.
+   * `auto`: as root, box folders live on DEVBOX_DISK_MB images and production data on `appsDiskMb`
+   * ones (box-disks.ts). `measured` (default, for tests and tools that `rm` their folders): box
+   * folders are measured, production data is unlimited.
    */
   disk?: DiskMode
   /**

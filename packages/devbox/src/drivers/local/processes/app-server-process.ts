@@ -42,10 +42,9 @@ type AppServerProcess = {
 }
 
 /**
- * Runs `node server/index.js` of a deploy in the instance's sandbox (its own network namespace,
- * uid and cgroups, or a free loopback port unsandboxed) and waits for `GET /api/health` to answer
- * 2xx. A start that fails kills what it started, frees the sandbox and throws AppServerStartError
- * with the tail of the output.
+ * Runs a deploy's `node server/index.js` in the instance's sandbox (or on a free loopback port
+ * unsandboxed) until `GET /api/health` answers 2xx. A failed start kills what it started, frees the
+ * sandbox and throws AppServerStartError with the output's tail.
  */
 export async function startAppServerProcess(input: AppServerInput): Promise<AppServerInstance> {
   const { sandbox } = input

@@ -12,10 +12,9 @@ import { startAppServerProcess } from './app-server-process.ts'
 const runFile = promisify(execFile)
 
 /**
- * The local driver's production servers (docs/architecture/devbox.md, "Production servers"):
- * each instance in a sandbox of its own, its deploy read-only and its data folder owned by the
- * box uid and, where the machine allows it, on a filesystem image of APPS_DISK_MB
- * (box-disks.ts); `stopAll` at the driver's shutdown.
+ * The local driver's production servers (docs/architecture/devbox.md "Production servers"): each in
+ * its own sandbox, deploy read-only, data owned by the box uid and where possible on an
+ * APPS_DISK_MB image (box-disks.ts).
  */
 export function createAppServerStarter(input: {
   sandbox: Sandbox

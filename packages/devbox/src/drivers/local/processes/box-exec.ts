@@ -11,10 +11,9 @@ const maxTimeoutSeconds = 60 * 60
 const diskCheckIntervalMs = 1000
 
 /**
- * Runs `bash -lc command` in the workspace, inside the box's sandbox. `stopAll` (the box being
- * destroyed) aborts every command still running. A command is refused while the workspace is
- * over its measured disk limit, and stopped when it grows past it; on a disk enforced by its
- * filesystem the command's writes fail with ENOSPC and the builder is told the disk is full.
+ * Runs `bash -lc command` in the box's sandbox; `stopAll` aborts all. Over a measured disk limit a
+ * command is refused, or stopped when it grows past it; on an image-enforced disk writes fail with
+ * ENOSPC and the builder is told the disk is full.
  */
 export function createBoxExec(input: {
   workspacePath: string

@@ -1,14 +1,11 @@
-// Runs one command of an unsandboxed box (DEVBOX_SANDBOX=off, or no bubblewrap), and the
-// dependency install, and makes sure it does not outlive the server (docs/architecture/devbox.md
-// "Sandbox"). It is the leader of its own process group, which holds everything the command
-// starts, and that whole group is killed with SIGKILL:
-// - when the server goes away without stopping it (a crash, a SIGKILL): the server holds our
-//   stdin, a pipe (`spawnBoxProcess` in box-process.ts), and its end closes only when the server
-//   is gone, whenever that happens, even before this script has started;
-// - when we are asked to stop (SIGTERM, SIGINT, SIGHUP): the whole group gets the signal, and
-//   SIGKILL after a short grace.
-// The command itself gets no stdin. Sandboxed boxes get the same from bubblewrap's
-// --die-with-parent. Plain JavaScript: it starts with every command.
+// Runs an unsandboxed box's command (or the dependency install) as leader of its own process group,
+// and SIGKILLs that whole group so nothing outlives the server
+// (docs/architecture/devbox.md "Sandbox"):
+// - when the server goes away without stopping it: the server holds our stdin pipe
+//   (`spawnProcessGroup` in process-group.ts), which closes only when the server is gone, even
+//   before this script has started;
+// - on SIGTERM, SIGINT or SIGHUP: the group gets the signal, then SIGKILL after a short grace.
+// The command gets no stdin. Plain JavaScript: it starts with every command.
 import { spawn } from 'node:child_process'
 import { fstatSync } from 'node:fs'
 

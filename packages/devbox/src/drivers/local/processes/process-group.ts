@@ -68,10 +68,9 @@ export function keptByBoxKeeper(argv: string[]): string[] {
 let setprivPath: string | false | undefined
 
 /**
- * A process as the sandbox describes it (box-sandbox.ts): its command line, shell commands run
- * just before it replaces the shell (joining the box's cgroups), and the files it inherits as
- * descriptors 3, 4, … (bubblewrap's options and seccomp filter), opened at the last moment and
- * closed here once the process holds them.
+ * A process as the sandbox describes it (box-sandbox.ts): argv, a shell prelude run before exec
+ * (joining the cgroups), and files inherited as descriptors 3, 4, … (bubblewrap's options,
+ * seccomp), opened at the last moment and closed here once held.
  */
 export type ProcessCommand = {
   argv: string[]
@@ -80,11 +79,10 @@ export type ProcessCommand = {
 }
 
 /**
- * `argv` started with the parent-death signal already set (`setpriv --pdeathsig KILL`), kept
- * across the execs up to bubblewrap, which sets its own (`--die-with-parent`) only once it runs:
- * a server killed in between would otherwise leave that box running. A server already gone
- * when the signal is set (the shell's parent is no longer the server) ends it there. The same
- * shell runs the command's prelude, so a box command costs one shell, not two.
+ * `argv` with the parent-death signal set first (`setpriv --pdeathsig KILL`) and kept up to
+ * bubblewrap, whose `--die-with-parent` starts only once it runs: a server killed in between would
+ * otherwise leave the box running. If the server is already gone when the signal is set, the shell
+ * ends there. The same shell runs the prelude (one shell per command).
  */
 function diesWithServer(argv: string[], prelude: string): string[] {
   if (setprivPath === undefined) {
@@ -112,12 +110,11 @@ function diesWithServer(argv: string[], prelude: string): string[] {
 }
 
 /**
- * Starts a box's process (a command, a dev server, a production server) in its own process
- * group, its output piped. Nothing of it may outlive the server (docs/architecture/devbox.md
- * "Sandbox"): under box-keeper.mjs its stdin is a pipe the server never writes to nor closes, so
- * the keeper sees its end when the server goes away, however that happens, and kills the group;
- * sandboxed ones die with the server from their first instruction (`diesWithServer`) and
- * bubblewrap's `--die-with-parent` takes over. Other processes get no stdin.
+ * Starts a box process in its own process group, output piped; nothing of it may outlive the server
+ * (docs/architecture/devbox.md "Sandbox"). Under box-keeper.mjs stdin is a pipe the server never
+ * writes nor closes, so the keeper sees EOF however the server dies and kills the group. Sandboxed
+ * ones die with the server from their first instruction (`diesWithServer`) until bubblewrap's
+ * `--die-with-parent` takes over. Others get no stdin.
  */
 export function spawnProcessGroup(
   command: ProcessCommand | string[],

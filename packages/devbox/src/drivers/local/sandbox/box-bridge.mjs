@@ -1,9 +1,6 @@
-// Runs inside a box's network namespace, started by network-namespace.ts. It is the box's two
-// doors (docs/architecture/devbox.md, "Network"): the egress proxy's unix socket appears inside
-// as 127.0.0.1:{proxyPort}, and the dev server's 127.0.0.1:{devPort} appears outside as a unix
-// socket that only the server can open. It forwards bytes and understands nothing else.
-// Plain JavaScript on purpose: a script that needs no type stripping costs each box ~10 MB of
-// its own memory instead of ~24 MB (docs/performance.md).
+// A box's two doors inside its network namespace (docs/architecture/devbox.md "Network"): egress
+// proxy socket ↔ 127.0.0.1:{proxyPort}, dev server ↔ a server-only unix socket. Plain JavaScript:
+// without type stripping a box pays ~10 MB instead of ~24 MB (docs/performance.md).
 import { chmodSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { parseArgs } from 'node:util'

@@ -7,12 +7,9 @@ import { releaseBoxDisk } from './release-box-disk.ts'
 export type BoxDisks = ReturnType<typeof createBoxDisks>
 
 /**
- * Per-box filesystem images (docs/architecture/devbox.md "Disk"): as root, a dev box's workspace
- * and data folder live on one sparse ext4 image of DEVBOX_DISK_MB, `{rootDir}/disks/{id}.img`,
- * mounted at `{rootDir}/volumes/{id}` and bound onto `workspaces/{id}` and `data/{id}`, so every
- * other code path keeps its paths; its `layers/` holds the box's writable node_modules layer
- * (shared-dependencies.ts), on its limit but in no path a file tool or checkpoint walks. A production data folder gets an image of APPS_DISK_MB next
- * to it (`deploys/{app}/data.img`), mounted on it. Elsewhere the limit is measured.
+ * Per-box ext4 images of DEVBOX_DISK_MB (docs/architecture/devbox.md "Disk"), bound onto the usual
+ * folders so no path changes; `layers/` (shared-dependencies.ts) counts too. Production data gets
+ * an APPS_DISK_MB image (`deploys/{app}/data.img`). Elsewhere limits are measured.
  */
 export function createBoxDisks(options: BoxDisksOptions) {
   const state = createBoxDisksState(options)

@@ -18,10 +18,9 @@ import { isInside } from '../../../is-inside.ts'
 const runFile = promisify(execFile)
 
 /**
- * The file system a box sees, built from an allow-list and never from the host's root
- * (docs/architecture/devbox.md, "Sandbox"): system programs and libraries read-only, a
- * generated /etc, Sprout's Node toolchain at a fixed path, private tmpfs for /tmp, /run and /var.
- * No host socket, checkout, DATA_DIR or home folder is there to open.
+ * A box's file system, built from an allow-list, never the host's root
+ * (docs/architecture/devbox.md "Sandbox", decision 021): no host socket, checkout, DATA_DIR or home
+ * folder is there to open.
  */
 
 /** Where Sprout's own Node toolchain appears in every box, wherever Sprout is installed. */
@@ -92,10 +91,9 @@ const stagedEtcKey = (runDirectory: string, user: { uid: number; gid: number }) 
   `${runDirectory}:${user.uid}:${user.gid}`
 
 /**
- * The /etc of boxes, staged once per server in its run folder: copies of the allow-listed host
- * entries (links kept as links) and a generated passwd, group and hosts. One bind of it costs a
- * command about a third of what a bind per entry does (docs/performance.md, "allow-listed root").
- * Takes the folder `stageEtcInBackground` staged for the same run folder and user, if it ran.
+ * The boxes' /etc, staged once per server: allow-listed host entries (links kept) plus generated
+ * passwd, group and hosts. One bind costs a third of a bind per entry
+ * (docs/performance.md "allow-listed root"). Reuses `stageEtcInBackground`'s copy if it ran.
  */
 export function stageEtc(runDirectory: string, user: { uid: number; gid: number }): string {
   const key = stagedEtcKey(runDirectory, user)
@@ -120,10 +118,9 @@ export function stageEtc(runDirectory: string, user: { uid: number; gid: number 
 }
 
 /**
- * stageEtc's copy without blocking the server (about 700 entries, 30–500 ms depending on the
- * disk's load): `cp -RP` (links kept as links) in a process of its own while the server opens its
- * database (docs/architecture/devbox.md "Sandbox"). An entry `cp` cannot read is left out, as
- * stageEtc leaves it out; without `cp`, stageEtc stages it later.
+ * stageEtc's copy (30–500 ms) in a `cp -RP` process of its own while the server opens its database
+ * (docs/architecture/devbox.md "Sandbox"). An entry `cp` cannot read is left out as stageEtc would;
+ * without `cp`, stageEtc stages it later.
  */
 export async function stageEtcInBackground(
   runDirectory: string,

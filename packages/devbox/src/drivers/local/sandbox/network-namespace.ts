@@ -18,10 +18,9 @@ export type BoxNetwork = {
 }
 
 /**
- * Makes a box's own network namespace (only a loopback interface) and starts the bridge in it:
- * bubblewrap with nothing but `--unshare-net`, as the server's user, so the bridge can reach the
- * host's unix sockets while its TCP side lives in the box's namespace. The namespace lives as
- * long as the bridge does; every process of the box joins it with `nsenter`.
+ * A box's network namespace (loopback only) with the bridge in it, started by bubblewrap with only
+ * `--unshare-net` as the server's user, so the bridge reaches host unix sockets. The namespace
+ * lives as long as the bridge; box processes join it with `nsenter`.
  */
 export async function startBoxNetwork(input: {
   bubblewrapPath: string

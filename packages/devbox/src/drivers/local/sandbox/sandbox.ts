@@ -104,10 +104,9 @@ const checkedBubblewrap = new Map<string, boolean>()
 const bubblewrapProbeArguments = () => [...probeMountArguments(), '--', '/usr/bin/true']
 
 /**
- * The checks createSandbox makes with programs and copies, without blocking: whether bubblewrap
- * works, and the staged /etc of the boxes' user (box-root.ts). The server runs it while it opens
- * its database, and the sandbox made afterwards takes the answers (docs/architecture/devbox.md
- * "Sandbox"); whatever it did not do, createSandbox does itself.
+ * createSandbox's slow checks (bubblewrap works, the staged /etc) without blocking, run while the
+ * server opens its database; the sandbox made afterwards takes the answers and does what is left
+ * (docs/architecture/devbox.md "Sandbox").
  */
 export async function checkSandbox(input: {
   stateDirectory: string
@@ -133,10 +132,9 @@ export async function checkSandbox(input: {
 }
 
 /**
- * Finds the strongest confinement this machine allows (docs/architecture/devbox.md, "Sandbox"):
- * bubblewrap for files; as root also a network namespace per box with the egress proxy as its
- * only way out, an unprivileged uid, and cgroups for processes, memory and CPU. Logs what is
- * enforced and what is not.
+ * The strongest confinement this machine allows (docs/architecture/devbox.md "Sandbox"):
+ * bubblewrap; as root also a network namespace with the egress proxy as only way out, an
+ * unprivileged uid, and cgroups. Logs what is and is not enforced.
  */
 export function createSandbox(options: SandboxOptions): Sandbox {
   const limits = { ...defaultBoxLimits, ...options.limits }

@@ -1,8 +1,7 @@
 /**
- * The seccomp filter every box process runs under (docs/architecture/devbox.md, "Sandbox"), in
- * the spirit of Docker's default profile: the kernel interfaces app code never needs and that
- * widen the attack surface are refused with EPERM; everything else is allowed. Written as a
- * small generator of classic BPF, the format `bwrap --seccomp FD` reads.
+ * The seccomp filter of every box process (docs/architecture/devbox.md "Sandbox"), in the spirit of
+ * Docker's default: interfaces app code never needs that widen the attack surface get EPERM.
+ * Classic BPF, as `bwrap --seccomp FD` reads.
  */
 
 /** Syscalls refused outright, by name: what no Node, npm, git or build tool calls. */

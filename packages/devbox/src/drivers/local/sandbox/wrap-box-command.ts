@@ -6,11 +6,9 @@ import type { BoxSandboxState } from './box-sandbox-state.ts'
 import { shellQuote } from './shell-quote.ts'
 
 /**
- * bubblewrap reads its options from a file (`--args 3`), deleted once opened, so that the box's
- * pid 1 shows no host path or box id, only `bwrap --args 3 -- {command}`; the seccomp filter is
- * descriptor 4. The server opens both as it starts the process (process-group.ts), so no shell
- * has to open or delete anything. The prelude joins the box's cgroups and the command enters
- * its network namespace before bubblewrap, so nothing of the box escapes either.
+ * bubblewrap reads its options from descriptor 3 (deleted once opened; seccomp on 4), so the box's
+ * pid 1 shows no host path or box id. The server opens both at spawn (process-group.ts); the
+ * prelude joins the cgroups and network namespace before bubblewrap.
  */
 export function wrapBoxCommand(
   state: BoxSandboxState,

@@ -23,12 +23,9 @@ const proxyVariables = [
 
 export type DependencyCache = {
   /**
-   * Returns a folder with the template's package.json, package-lock.json and an installed
-   * node_modules, installing it the first time. Each version of the template's manifests gets
-   * its own folder, so an updated template never reuses stale dependencies. A complete folder is
-   * never changed or deleted afterwards: boxes' node_modules overlays use it as their read-only
-   * lower (shared-dependencies.ts), so a new version of the manifests leaves the boxes made from
-   * an older one working. Removing an old folder is only safe once no box records it.
+   * A folder with the template's manifests and installed node_modules, one per manifest version,
+   * installed on first use. A complete folder is never changed: box overlays use it as their
+   * read-only lower (shared-dependencies.ts), so removing one is only safe once no box records it.
    */
   prepare: (packType: string, templateDirectory: string) => Promise<string>
 }

@@ -12,10 +12,9 @@ const runFile = promisify(execFile)
 /** nosuid/nodev like the disk images; the box's uid owns what it writes in the upper layer. */
 const overlayOptions = 'nosuid,nodev,noatime'
 /**
- * In a box's layer folder, the link to the cache folder's node_modules its overlay lies over.
- * The overlay is mounted from the layer folder with relative names (`lowerdir=lower,upperdir=
- * upper,workdir=work`), which is all `/proc/self/mountinfo` shows, in the box too: no host path,
- * box id or cache version; and no path can hold a character the option string gives a meaning.
+ * The layer folder's link to the cache's node_modules. The overlay is mounted with these relative
+ * names, all `/proc/self/mountinfo` shows (in the box too): no host path, box id or cache version,
+ * and no character that means something in the option string.
  */
 const lowerLink = 'lower'
 const layerOptions = `lowerdir=${lowerLink},upperdir=upper,workdir=work`
@@ -172,10 +171,9 @@ export function createSharedDependencies(input: {
   const handOvers = new Map<string, Promise<void>>()
 
   /**
-   * Overlay copy-up keeps a lower file's owner, so the box uid must own the shared lower to
-   * replace or delete a package. Done once per cache folder and uid (a marker file says so);
-   * the cache folder itself becomes root's 0700, so nothing running as the box uid outside a
-   * box reaches it (inside a box no path leads there: box-root.ts).
+   * Copy-up keeps a lower file's owner, so the box uid must own the shared lower to replace
+   * packages (once per cache folder and uid, marker file). The cache folder itself becomes root's
+   * 0700, so the box uid cannot reach it outside a box (inside, no path leads there: box-root.ts).
    */
   const handOver = (cacheFolder: string, owner: { uid: number; gid: number } | undefined) => {
     if (!owner) return Promise.resolve()

@@ -19,10 +19,9 @@ const maxReadBytes = 2 * 1024 * 1024
 const maxListedEntries = 5000
 
 /**
- * File operations that never read or write outside `workspacePath`, although the app's own code
- * may swap any file or folder in it for a link at any moment: every path is opened one folder
- * descriptor at a time, never through a link (workspace-descriptors.ts). With an `owner`, the
- * files and folders they make are given to it (the uid the app's processes run as).
+ * File operations that never leave `workspacePath`, though app code may swap any entry for a link
+ * at any moment: paths are opened one folder descriptor at a time, never through a link
+ * (workspace-descriptors.ts). With `owner`, new entries go to that uid.
  */
 export function createWorkspaceFiles(
   workspacePath: string,

@@ -60,10 +60,9 @@ export function notAFolderError(shownPrefix: string): WorkspacePathError {
 }
 
 /**
- * Maps a path given by the agent or a user to a path inside the workspace, refusing every
- * symbolic link on the way (dangling, last component or a folder on the path), then checks the
- * real path of the deepest existing ancestor is still inside the workspace's real path. Only a
- * check: file tools open paths by descriptor (workspace-descriptors.ts), which no race can fool.
+ * Maps an agent's or user's path into the workspace, refusing every symbolic link on the way, then
+ * checks the deepest existing ancestor's real path is inside. Only a check: file tools open by
+ * descriptor (workspace-descriptors.ts), which no race can fool.
  */
 export async function resolveWorkspacePath(
   workspaceRealPath: string,

@@ -5,10 +5,9 @@ import { WorkspacePathError } from '../../../devbox-driver.ts'
 const runFile = promisify(execFile)
 
 /**
- * Disk space the given folders take together, in bytes (`du`, links not followed, one file
- * system each): a box's workspace and its data folder, where the limit is measured rather than
- * enforced by a filesystem image of its own (box-disk.ts). Files deleted while still open are
- * not seen here; an image counts them.
+ * Bytes the folders take together (`du`, links not followed, one file system each), where the box's
+ * limit is measured rather than enforced by a disk image (box-disk.ts). Files deleted while still
+ * open are not seen; an image counts them.
  */
 export async function measureBoxBytes(folders: string[]): Promise<number> {
   if (folders.length === 0) return 0
