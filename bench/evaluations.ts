@@ -1,15 +1,16 @@
 // Conversation evaluations (docs/product/admin.md "Conversation Evaluations tab"), in process on
 // PGlite through the real routes: 100 conversations evaluated offline (wall time, peak memory),
 // and the admin's conversation list over 10,000 conversations (every page, p50/p95).
-import {
-  seedApplication,
-  seedConversations,
-} from '../apps/server/src/evaluations/seed-conversations.ts'
+
 import {
   createTestApp,
   type TestApp,
   type TestUser,
 } from '../apps/server/src/testing/app-harness.ts'
+import {
+  seedApplication,
+  seedConversations,
+} from '../apps/server/src/testing/seed-conversations.ts'
 import { milliseconds, quantile } from './lib/stats.ts'
 
 const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`

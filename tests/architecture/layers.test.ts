@@ -3,9 +3,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findCycles, importsOf, isTestCode, sourceFiles } from './source-graph.ts'
 
-// The server's layers (docs/architecture/overview.md "Areas and layers"): an area imports its own
-// layer or a lower one, never up, and areas never import each other in a circle. The
-// composition root (app.ts, main.ts, start-server.ts) creates the areas; nothing imports it.
+// The server's layers (docs/architecture/overview.md "Areas and layers", decision 023): an area
+// imports its own layer or a lower one, areas never import each other in a circle, and nothing
+// imports the composition root (app.ts, app-areas.ts, main.ts, start-server.ts).
 
 const server = 'apps/server/src'
 const layers: Record<string, string[]> = {

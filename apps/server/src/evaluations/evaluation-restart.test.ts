@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { startServer } from '../start-server.ts'
 import { testDatabaseKind } from '../testing/database.ts'
+import { seedApplication, seedConversations } from '../testing/seed-conversations.ts'
 import { requestServer, serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
-import { seedApplication, seedConversations } from './seed-conversations.ts'
 
 // A server stopped mid-evaluation and started again on the same data goes on where it was
 // (docs/decisions/020-evaluations.md "Restart"), with a model judge on a fake Anthropic server.

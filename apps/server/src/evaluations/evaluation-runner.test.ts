@@ -6,8 +6,8 @@ import type { EvaluationStatusResponse } from '@sprout/protocol/api/evaluations.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
+import { seedApplication, seedConversations } from '../testing/seed-conversations.ts'
 import { createEvaluationRunner } from './runner.ts'
-import { seedApplication, seedConversations } from './seed-conversations.ts'
 
 // A model judge through the real Anthropic wire format (a fake server), with the runner's
 // concurrency, backoff on 429, a failing item and a restart mid-evaluation.

@@ -5,7 +5,7 @@ import type {
 } from '@sprout/protocol/api/evaluations.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
-import { seedApplication, seedConversations } from './seed-conversations.ts'
+import { seedApplication, seedConversations } from '../testing/seed-conversations.ts'
 
 const adminEmail = `evals-admin-${Date.now()}@example.com`
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { frictionChunks } from '../testing/seed-conversations.ts'
 import { offlineSummary, transcriptFigures } from './offline-evaluator.ts'
-import { frictionChunks } from './seed-conversations.ts'
 import { buildTranscript, renderTranscript } from './transcript.ts'
 
 const rowsOf = (chunks: unknown[]) =>

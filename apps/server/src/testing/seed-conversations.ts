@@ -1,4 +1,4 @@
-/** TEST FIXTURE (tests and bench/evaluations.ts): builder conversations with stored streams. */
+/** Builder conversations with stored streams, for the evaluation tests and bench/evaluations.ts. */
 import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { applications } from '@sprout/db/schema/applications.ts'
