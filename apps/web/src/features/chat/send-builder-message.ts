@@ -31,12 +31,7 @@ export async function stageBuilderMessage(
 }
 
 /** Sends, or queues the message while the agent runs (see BuilderChat `send`). */
-export function sendBuilderMessage(
-  context: BuilderChatContext,
-  text: string,
-  model: string,
-  fallbackModel?: string,
-): void {
+export function sendBuilderMessage(context: BuilderChatContext, text: string, model: string): void {
   const { chat } = context
   const targetId = context.conversationId ?? null
   chat.setNotice(null)
@@ -55,13 +50,7 @@ export function sendBuilderMessage(
       client_id: clientId,
       ...(targetId ? { conversation_id: targetId } : {}),
     })
-  const postWithFallback = () =>
-    post(model).catch((error: unknown) => {
-      const refused = error instanceof ApiError && error.status === 400
-      if (refused && fallbackModel && fallbackModel !== model) return post(fallbackModel)
-      throw error
-    })
-  void deliverMessage(context, text, targetId, postWithFallback)
+  void deliverMessage(context, text, targetId, () => post(model))
 }
 
 async function deliverMessage(

@@ -24,11 +24,8 @@ export type BuilderChat = {
   notice: string | null
   /** Why the input holds text the user already sent (a queued message the run did not take). */
   draftNote: string | null
-  /**
-   * Sends, or queues the message while the agent runs. `fallbackModel` is tried when the server
-   * refuses `model` (400), e.g. a fixed model this installation has no key for.
-   */
-  send: (text: string, model: string, fallbackModel?: string) => void
+  /** Sends with `model`, or queues the message while the agent runs. */
+  send: (text: string, model: string) => void
   /** Escape: takes queued messages back into the input, else interrupts the run. */
   pressEscape: () => void
   interrupt: () => void
@@ -102,7 +99,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     setDraft,
     notice: chat.notice,
     draftNote,
-    send: (text, model, fallbackModel) => sendBuilderMessage(context, text, model, fallbackModel),
+    send: (text, model) => sendBuilderMessage(context, text, model),
     pressEscape: () => pressBuilderEscape(context),
     interrupt: () => interruptBuilderRun(context),
     retry: () => retryBuilderRun(context),

@@ -2,6 +2,7 @@ import { SECRET_CONFIRMATION_MODEL_ID } from '@sprout/protocol/constants.ts'
 import { secretSetMessage } from '@sprout/protocol/text/secret-request.ts'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
+import { modelsQueryOptions } from '../../lib/models-query.ts'
 import { listSecretKeys, vaultQueryKey } from '../../lib/vault-api.ts'
 import { SecretRequestWidget } from './secret-request-widget.tsx'
 import type { BuilderChat } from './use-builder-chat.ts'
@@ -21,6 +22,11 @@ export function useSecretRequestRenderer(applicationId: string, latest: LatestSe
     queryFn: () => listSecretKeys(applicationId),
   })
   const savedKeys = vault.data?.map((entry) => entry.key).join('\n') ?? ''
+  // The confirmation goes with the small model when it can run, else with the chat's: once.
+  const models = useQuery(modelsQueryOptions)
+  const confirmationModelReady = models.data?.some(
+    (model) => model.model === SECRET_CONFIRMATION_MODEL_ID && model.available,
+  )
 
   return useCallback(
     (key: string) => (
@@ -32,12 +38,11 @@ export function useSecretRequestRenderer(applicationId: string, latest: LatestSe
           void queryClient.invalidateQueries({ queryKey: vaultQueryKey(applicationId) })
           latest.current.send(
             secretSetMessage(savedKey),
-            SECRET_CONFIRMATION_MODEL_ID,
-            latest.current.model,
+            confirmationModelReady ? SECRET_CONFIRMATION_MODEL_ID : latest.current.model,
           )
         }}
       />
     ),
-    [applicationId, savedKeys, queryClient, latest],
+    [applicationId, savedKeys, queryClient, latest, confirmationModelReady],
   )
 }
