@@ -27,6 +27,20 @@ type ConfigureEvaluationDialogProps = {
   onClose: () => void
 }
 
+/** What keeps the form from being sent, in the order the fields show. */
+function formProblem(mode: 'template' | 'custom', customPrompt: string, limit: string) {
+  const concurrentLimit = Number(limit)
+  if (
+    !Number.isInteger(concurrentLimit) ||
+    concurrentLimit < EVALUATION_CONCURRENCY_MIN ||
+    concurrentLimit > EVALUATION_CONCURRENCY_MAX
+  ) {
+    return evaluationMessages.concurrentLimit
+  }
+  if (mode === 'custom' && !customPrompt.trim()) return evaluationMessages.customPromptRequired
+  return undefined
+}
+
 /**
  * docs/product/admin.md "Conversation Evaluations tab": a prompt template (default
  * eval_conversation_challenges) or a custom prompt, a concurrent limit from 1 to 10 (default 3),
@@ -49,26 +63,20 @@ export function ConfigureEvaluationDialog({
   const [limit, setLimit] = useState(String(EVALUATION_CONCURRENCY_DEFAULT))
   const [problem, setProblem] = useState<string | undefined>()
   const model = judge?.model
+  // A problem is about the form as it was sent: any change takes it away.
+  const chooseMode = (chosen: 'template' | 'custom') => {
+    setProblem(undefined)
+    setMode(chosen)
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const concurrentLimit = Number(limit)
-    if (
-      !Number.isInteger(concurrentLimit) ||
-      concurrentLimit < EVALUATION_CONCURRENCY_MIN ||
-      concurrentLimit > EVALUATION_CONCURRENCY_MAX
-    ) {
-      setProblem(evaluationMessages.concurrentLimit)
-      return
-    }
-    if (mode === 'custom' && !customPrompt.trim()) {
-      setProblem(evaluationMessages.customPromptRequired)
-      return
-    }
-    setProblem(undefined)
+    const found = formProblem(mode, customPrompt, limit)
+    setProblem(found)
+    if (found) return
     const prompt =
       mode === 'custom' ? { custom_prompt: customPrompt.trim() } : { prompt_template: template }
-    onStart({ ...prompt, concurrent_limit: concurrentLimit, ...(model ? { model } : {}) })
+    onStart({ ...prompt, concurrent_limit: Number(limit), ...(model ? { model } : {}) })
   }
 
   const described = templates?.find((candidate) => candidate.name === template)?.description
@@ -97,7 +105,7 @@ export function ConfigureEvaluationDialog({
               type="radio"
               name="prompt-mode"
               checked={mode === 'template'}
-              onChange={() => setMode('template')}
+              onChange={() => chooseMode('template')}
             />
             Template
           </label>
@@ -106,7 +114,7 @@ export function ConfigureEvaluationDialog({
               type="radio"
               name="prompt-mode"
               checked={mode === 'custom'}
-              onChange={() => setMode('custom')}
+              onChange={() => chooseMode('custom')}
             />
             Custom prompt
           </label>
@@ -142,7 +150,10 @@ export function ConfigureEvaluationDialog({
               rows={5}
               className={classNames(inputClasses, 'h-auto py-2')}
               value={customPrompt}
-              onChange={(event) => setCustomPrompt(event.target.value)}
+              onChange={(event) => {
+                setProblem(undefined)
+                setCustomPrompt(event.target.value)
+              }}
             />
           </div>
         )}
@@ -158,7 +169,10 @@ export function ConfigureEvaluationDialog({
               max={EVALUATION_CONCURRENCY_MAX}
               className={classNames(inputClasses, 'w-24')}
               value={limit}
-              onChange={(event) => setLimit(event.target.value)}
+              onChange={(event) => {
+                setProblem(undefined)
+                setLimit(event.target.value)
+              }}
             />
           </div>
           <div className="flex flex-col gap-1.5 text-sm font-medium text-zinc-700">

@@ -82,7 +82,9 @@ describe('EvaluationsPanel', () => {
     click(dialog()?.querySelectorAll('input[type="radio"]')[1])
     click(buttonNamed('Start Evaluation'))
     expect(dialog()?.textContent).toContain('A custom prompt is required')
+    // Back to a template: the custom prompt's problem no longer applies.
     click(dialog()?.querySelectorAll('input[type="radio"]')[0])
+    expect(dialog()?.textContent).not.toContain('A custom prompt is required')
     const limit = dialog()?.querySelector<HTMLInputElement>('input[type="number"]')
     if (!limit) throw new Error('No limit field')
     expect(limit.value).toBe('3')
