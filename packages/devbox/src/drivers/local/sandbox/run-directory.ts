@@ -28,12 +28,16 @@ export function runDirectoryOf(stateDirectory: string): string {
   )
 }
 
-/** Makes the run directory, records its driver folder, and sweeps the orphaned ones. */
+/** Whether this process has swept: the machine check and the driver both prepare at start. */
+let swept = false
+
+/** Makes the run directory, records its driver folder, and sweeps the orphaned ones once. */
 export function prepareRunDirectory(stateDirectory: string): string {
   const runDirectory = runDirectoryOf(stateDirectory)
   mkdirSync(runDirectory, { recursive: true, mode: 0o700 })
   writeFileSync(path.join(runDirectory, ownerFile), stateDirectory, { mode: 0o600 })
-  removeOrphanedRunDirectories(runDirectory)
+  if (!swept) removeOrphanedRunDirectories(runDirectory)
+  swept = true
   return runDirectory
 }
 
