@@ -43,7 +43,7 @@ type PoolStats = {
 
 /**
  * A fresh server fills its dev-box pool first (template copies, dev servers starting): that is
- * start-up work, not the API's, so the measurement waits for it (the first user is an admin).
+ * start-up work, not the API's, so the measurement waits for it (the bench's user is listed in ADMIN_EMAILS).
  */
 async function waitForFullPool(base: string, token: string) {
   for (let attempt = 0; attempt < 600; attempt++) {
@@ -74,7 +74,12 @@ async function startSprout(
   environment: Record<string, string>,
   port: number,
 ): Promise<Target> {
-  const server = await startSproutProcess(port, { ...environment, DEVBOX_POOL_TARGET: poolTarget })
+  const server = await startSproutProcess(port, {
+    ...environment,
+    DEVBOX_POOL_TARGET: poolTarget,
+    // The bench's user reads the pool's stats, an admin call (docs/product/auth.md "The first admin").
+    ADMIN_EMAILS: 'bench@example.com',
+  })
   const base = `http://127.0.0.1:${port}`
   let token: string
   try {

@@ -1,6 +1,7 @@
 // `npm run bench [name…]` prints the figures for docs/performance.md;
 // `-- --compare [name…] [--update-baseline [--note=…]]` checks the quick set against
 // bench/baseline.json (docs/performance.md "Kept fast: bench --compare").
+import { benchAdminUsers } from './admin-users.ts'
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
@@ -53,6 +54,7 @@ const benchmarks: Record<string, Benchmark> = {
   'error-ingest': figuresOnly(benchErrorIngest),
   symbolication: figuresOnly(benchSymbolication),
   evaluations: figuresOnly(benchEvaluations),
+  'admin-users': figuresOnly(benchAdminUsers),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

@@ -9,7 +9,7 @@ import { findCycles, importsOf, isTestCode, sourceFiles } from './source-graph.t
 
 const server = 'apps/server/src'
 const layers: Record<string, string[]> = {
-  platform: ['config', 'http', 'auth', 'stream', 'sealing'],
+  platform: ['config', 'http', 'settings', 'mail', 'auth', 'stream', 'sealing'],
   entities: ['organizations', 'models', 'admin', 'applications'],
   capabilities: [
     'vault',
@@ -18,6 +18,7 @@ const layers: Record<string, string[]> = {
     'error-monitoring',
     'app-runtime',
     'devboxes',
+    'account',
   ],
   chat: ['runs', 'conversations', 'explorations'],
 }

@@ -142,12 +142,14 @@ test('a message sent while the agent works is queued, then delivered', async ({ 
   await expect(chat.input).toHaveValue('')
   await expect(chat.userMessages).toHaveText([prompt])
 
-  // Released, the run takes the queued message at its next step boundary.
+  // Released, the run takes the queued message at its next step boundary; the Demo model cannot
+  // act on it and finishes the app it was building (issue 20), not a new one.
   await gate.release()
   await expect(chat.userMessages).toHaveText([prompt, followUp], agentWork)
   await expect(chat.queued).toHaveCount(0)
   await expect(chat.interruptButton).toHaveCount(0, agentWork)
-  await expect(chat.agentMessages.last()).toContainText('Done!')
+  await expect(chat.agentMessages.last()).toContainText(doneText)
+  await expect(chat.toolCall('Write: src/App.tsx')).toHaveCount(1)
 })
 
 test('Escape interrupts the agent from anywhere on the screen: User interrupted, with retry', async ({
@@ -172,11 +174,15 @@ test('Escape interrupts the agent from anywhere on the screen: User interrupted,
   await expect(chat.toolCall('Write: src/App.tsx')).toHaveCount(0)
 
   // Retrying runs the agent again over the stored history: its last words are the interrupted
-  // answer, so it is asked to continue, which the Demo model answers with its help text.
+  // answer, so it is asked to continue, and the Demo model finishes the app from the step after
+  // its plan instead of answering with its help (issue 20).
   await gate.release()
   await chat.error.click()
-  await expect(chat.agentMessages.last()).toContainText('I am the Demo model', agentWork)
+  await expect(chat.agentMessages.last()).toContainText(doneText, agentWork)
   await expect(chat.interruptButton).toHaveCount(0, agentWork)
+  await expect(chat.toolCall('Write: src/App.tsx')).toHaveCount(1)
+  await expect(chat.toolCall(/^Tasks: /)).toHaveCount(3)
+  await expect(chat.transcript).not.toContainText('I am the Demo model')
   // The interruption stays in the transcript, no longer offering a retry.
   await expect(chat.error).toHaveText('User interrupted')
 })

@@ -55,6 +55,8 @@ test('the admin evaluates Demo conversations offline, watches the progress and e
   for (const title of titles) {
     const row = evals.row(title)
     await expect(row).toContainText(application.name)
+    // The admin's personal organization by its owner's name, not `personal-<id>` (issue 20).
+    await expect(row.getByRole('cell').nth(2)).toHaveText('Ada Admin (personal)')
     await expect(row.getByRole('cell').nth(4)).toHaveText(/^[2-9]\d*$/)
   }
   await expect(evals.evaluateButton).toBeDisabled()
@@ -89,6 +91,7 @@ test('the admin evaluates Demo conversations offline, watches the progress and e
   for (const title of titles) {
     const result = evals.results.getByRole('listitem').filter({ hasText: title })
     await expect(result).toContainText('Outcome:')
+    await expect(result).toContainText('Ada Admin (personal)')
   }
 
   const csvDownload = page.waitForEvent('download')

@@ -6,8 +6,8 @@ import { adminUser } from './support/users.ts'
 
 /**
  * Runs after the web server has started (Playwright starts it first). Removes the data folders of
- * earlier runs (their disk images unmounted first), then signs up the installation's first user, who is therefore its admin, so no
- * test depends on which of them happens to sign up first.
+ * earlier runs (their disk images unmounted first), then signs up the installation's admin (listed in
+ * ADMIN_EMAILS), so every test finds it.
  */
 export default async function globalSetup(config: FullConfig) {
   const current = path.resolve(process.env.SPROUT_E2E_DATA_DIR ?? '')

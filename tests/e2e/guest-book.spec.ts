@@ -6,7 +6,7 @@ import { SignUpPage } from './pages/sign-up-page.ts'
 import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
 import { ownServer } from './support/own-server.ts'
 import { testGate } from './support/test-gates.ts'
-import { newUser } from './support/users.ts'
+import { adminUser } from './support/users.ts'
 
 // An app with a back end, end to end (docs/architecture/devbox.md "App back ends"): the Demo
 // model's guest book keeps its entries in the app database, the preview and production each in
@@ -45,9 +45,9 @@ async function sign(scope: Page | FrameLocator, name: string, text: string) {
 test('the Demo model builds a guest book whose entries live in the preview and in production, across a restart', async ({
   page,
 }) => {
-  // The first account of this server is its admin, who may deploy.
+  // This server's admin (listed in ADMIN_EMAILS, server-environment.ts), who may deploy.
   await new SignUpPage(page).goto()
-  await new SignUpPage(page).signUp(newUser('Host'))
+  await new SignUpPage(page).signUp(adminUser)
   const home = new HomePage(page)
   await home.heading.waitFor()
   await home.openCreateDialog()

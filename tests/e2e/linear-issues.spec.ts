@@ -32,8 +32,14 @@ test('the Demo model asks the Linear guide and the preview reaches sprout.intern
   const frameBeforeRun = await builder.iframe.getAttribute('src')
 
   const chat = new ChatPanel(page)
-  const guide = chat.toolCall('linear Integration Guide')
+  const guide = chat.toolCall('Linear Integration Guide')
   await expect(guide).toBeVisible(agentWork)
+  // Issue 20: the preset's display name, and none of the guide's notes for its maintainers.
+  await expect(guide.getByRole('button', { name: 'Linear Integration Guide' })).toContainText(
+    'Linear Integration Guide',
+  )
+  await expect(guide).not.toContainText('integration_guide tool')
+  await expect(guide).not.toContainText('](')
   // Open by default: the question, the badge and the rendered answer.
   await expect(guide).toContainText(
     'How do I list my open issues from a server route, with pagination?',

@@ -3,14 +3,20 @@ import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { connectAppProcesses, type DevboxesOption } from './app-runtime/connect-app-processes.ts'
 import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
+import { createSetupLink } from './auth/setup-link.ts'
+import { createSignUpRules } from './auth/sign-up-rules.ts'
+import { createSingleSignOn } from './auth/single-sign-on-settings.ts'
+import { createUserStreams } from './auth/user-streams.ts'
 import type { Config } from './config/config.ts'
 import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
 import { createSymbolicator } from './error-monitoring/symbolicate.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { createOrigins } from './http/origins.ts'
 import type { IntegrationDeps } from './integrations/definitions.ts'
+import { createMailer } from './mail/mailer.ts'
 import { createConversationRuntime } from './runs/service.ts'
 import type { VaultKeyring } from './sealing/master-keys.ts'
+import { createInstallationSettings } from './settings/installation-settings.ts'
 import { createVault } from './vault/service.ts'
 
 export type AppOptions = {
@@ -36,8 +42,15 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
   const db = database.db
   const deploysDir = path.join(config.dataDir, 'deploys')
   const origins = createOrigins(config)
-  const auth = createAuth({ config, db, secret: authSecret })
+  const settings = createInstallationSettings(db)
+  const mailer = createMailer({ database, config })
+  const signUpRules = createSignUpRules({ db, settings, config })
+  const setupLink = createSetupLink({ db, settings })
+  const auth = createAuth({ config, db, secret: authSecret, mailer, signUpRules, setupLink })
   const authCache = createAuthCache(database)
+  const userStreams = createUserStreams(database)
+  // docs/product/auth.md "Single sign-on": the admin's configuration over OIDC_*.
+  const singleSignOn = createSingleSignOn({ auth, settings, keyring: vaultKeyring, config })
   const vault = createVault({ database, keyring: vaultKeyring })
   // docs/product/integrations.md; its secrets are sealed with the vault's keys (decision 018).
   const integrationDeps: IntegrationDeps = {
@@ -67,8 +80,14 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     config,
     deploysDir,
     origins,
+    settings,
+    mailer,
+    signUpRules,
+    setupLink,
+    singleSignOn,
     auth,
     authCache,
+    userStreams,
     memberships: authCache.memberships,
     vault,
     integrationDeps,

@@ -1,8 +1,14 @@
 import { Hono } from 'hono'
+import { accountRoutes } from './account/routes.ts'
+import { adminMailRoutes } from './admin/mail-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
+import { signUpRulesRoutes } from './admin/sign-up-rules-routes.ts'
+import { singleSignOnRoutes } from './admin/single-sign-on-routes.ts'
+import { adminUserRoutes } from './admin/users/routes.ts'
 import { type AppOptions, type Areas, createAreas } from './app-areas.ts'
 import { appRuntimeRoutes } from './app-runtime/routes.ts'
 import { type ApplicationLifecycle, applicationRoutes } from './applications/routes.ts'
+import { setupClaimRoutes, signInOptionRoutes } from './auth/access-routes.ts'
 import { findSession, requireSession } from './auth/require-session.ts'
 import { authRoutes } from './auth/routes.ts'
 import { conversationListenRoutes } from './conversations/listen-routes.ts'
@@ -33,6 +39,7 @@ import {
 } from './integrations/routes.ts'
 import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
+import { stopRunsOfUser } from './runs/service.ts'
 import { vaultRoutes } from './vault/routes.ts'
 
 /**
@@ -78,9 +85,16 @@ function mountOpenRoutes(app: Hono<AppEnv>, areas: Areas) {
   // Before better-auth's routes too: a cookie-carrying write from another origin is refused there.
   app.use('/api/*', requireSameOriginForCookieWrites(origins))
   app.route('/', authRoutes({ auth, authCache, origins, config }))
+  const { mailer, signUpRules, setupLink } = areas
+  const singleSignOn = () => areas.singleSignOn.current()
+  app.route('/', signInOptionRoutes({ config, mailer, signUpRules, setupLink, singleSignOn }))
   // The chat stream authenticates with a short-lived JWT in its URL (EventSource sends no headers).
   const { conversations: runtime, devboxes } = areas
-  app.route('/', conversationListenRoutes({ db, auth, config, authCache, runtime, devboxes }))
+  const { userStreams } = areas
+  app.route(
+    '/',
+    conversationListenRoutes({ db, auth, config, authCache, runtime, devboxes, userStreams }),
+  )
   // The OAuth redirect URI is a navigation from the authorization server: it redirects, never 401s.
   const sessionUser = async (headers: Headers) =>
     (await findSession(auth, authCache, headers))?.user.id
@@ -92,6 +106,23 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   const { db, config, origins, memberships, devboxes, deploysDir, vault } = areas
   const { conversations: runtime, integrationDeps, errorReporting } = areas
   app.route('/', adminRoutes())
+  app.route('/', adminMailRoutes({ db, mailer: areas.mailer }))
+  app.route(
+    '/',
+    adminUserRoutes({
+      db,
+      auth: areas.auth,
+      config,
+      authCache: areas.authCache,
+      userStreams: areas.userStreams,
+      mailer: areas.mailer,
+      // docs/product/admin.md "Users tab": a banned user's runs stop (runs/ is above admin/).
+      stopRunsOfUser: (userId) => stopRunsOfUser({ db, runtime }, userId),
+    }),
+  )
+  app.route('/', signUpRulesRoutes(areas.signUpRules))
+  app.route('/', singleSignOnRoutes(areas.singleSignOn))
+  app.route('/', setupClaimRoutes({ setupLink: areas.setupLink, authCache: areas.authCache }))
   app.route('/', evaluationRoutes({ db, config, runner: areas.evaluations }))
   app.route('/', modelRoutes(config))
   app.route('/', organizationRoutes(db, memberships))
@@ -105,6 +136,18 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     details: async (context, applicationId) => ({ dsn: await errorDsn(context, applicationId) }),
   }
   app.route('/', applicationRoutes({ db, config, origins, memberships, lifecycle }))
+  const stopRun = async (conversationId: string) => {
+    if (await runtime.runs.interrupt(conversationId))
+      await runtime.runs.settleInterrupted(conversationId)
+  }
+  const accountLifecycle = {
+    deletingApplication: lifecycle.deleting,
+    deletingConversation: stopRun,
+  }
+  app.route(
+    '/',
+    accountRoutes({ db, origins, config, authCache: areas.authCache, lifecycle: accountLifecycle }),
+  )
   app.route('/', editorReadyRoutes({ db, origins, memberships, devboxes }))
   app.route('/', deployRoutes({ db, origins, memberships, devboxes, deploysDir }))
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
@@ -121,7 +164,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     errorMonitoringRoutes({ db, origins, memberships, ingest: areas.errorIngest, onKeyRotated }),
   )
   app.route('/', conversationRoutes({ db, origins, memberships, runtime }))
-  app.route('/', explorationRoutes({ db, memberships, runtime }))
+  app.route('/', explorationRoutes({ db, memberships, runtime, userStreams: areas.userStreams }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))
   app.route('/', poolRoutes(devboxes))
 }

@@ -55,6 +55,11 @@ try {
       `DEMO_TEST_GATES_DIR is set: Demo model runs naming a test gate wait for ${config.providers.demo.testGatesDir}. For tests only.`,
     )
   }
+  if (config.requireEmailVerification && !config.mail.smtpUrl) {
+    console.warn(
+      'REQUIRE_EMAIL_VERIFICATION is set but SMTP_URL is not: nobody could confirm an address, so it has no effect.',
+    )
+  }
   const started = Date.now()
   await lockDataDir(config.dataDir, {
     waitMs: dataDirWaitMs,

@@ -47,10 +47,15 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   const resealed = await resealIntegrationSecrets(database.db, vaultKeyring)
   if (resealed > 0) console.log(`Re-encrypted ${resealed} integration value(s) under VAULT_KEY`)
   await created.authCache.start()
+  await created.userStreams.start()
+  // The admin's single sign-on, stored over OIDC_* (docs/product/auth.md "Single sign-on").
+  await created.singleSignOn.start()
   await created.vault.start()
   await created.conversations.start()
   // Evaluations a stopped server left in progress go on (docs/decisions/020-evaluations.md).
   await created.evaluations.resume()
+  // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
+  created.mailer.start()
   const handlers = createNodeHandlers(created)
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
@@ -66,6 +71,9 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
+  // docs/product/auth.md "The first admin": the link that hands a fresh install to its owner.
+  const setupUrl = await created.setupLink.prepare(config.publicUrl)
+  if (setupUrl) console.log(`No admin yet. Open ${setupUrl} to create the admin account.`)
   return {
     port,
     database,
@@ -77,9 +85,11 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
         server.closeAllConnections()
       })
       await created.evaluations.stop()
+      await created.mailer.stop()
       await created.conversations.stop()
       await devboxes.stop()
       await created.authCache.stop()
+      await created.userStreams.stop()
       await created.vault.stop()
       await created.errorIngest.stop()
       await database.close()

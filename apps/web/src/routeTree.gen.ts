@@ -10,17 +10,24 @@
 
 import { Route as rootRouteImport } from './routes/__root.tsx'
 import { Route as AuthenticatedRouteImport } from './routes/_authenticated.tsx'
+import { Route as ForgotPasswordRouteImport } from './routes/forgot-password.tsx'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password.tsx'
+import { Route as SetupRouteImport } from './routes/setup.tsx'
 import { Route as SigninRouteImport } from './routes/signin.tsx'
 import { Route as SignupRouteImport } from './routes/signup.tsx'
 import { Route as UnauthorizedRouteImport } from './routes/unauthorized.tsx'
 import { Route as AuthenticatedOrganizationRouteImport } from './routes/_authenticated._organization.tsx'
+import { Route as AuthenticatedAccountRouteImport } from './routes/_authenticated.account.tsx'
 import { Route as AuthenticatedAdminRouteImport } from './routes/_authenticated.admin.tsx'
 import { Route as AuthenticatedOrganizationsRouteImport } from './routes/_authenticated.organizations.tsx'
 import { Route as AuthenticatedOrganizationIndexRouteImport } from './routes/_authenticated._organization.index.tsx'
 import { Route as AuthenticatedOrganizationErrorsRouteImport } from './routes/_authenticated._organization.errors.tsx'
 import { Route as AuthenticatedOrganizationSettingsRouteImport } from './routes/_authenticated._organization.settings.tsx'
 import { Route as AuthenticatedAdminIndexRouteImport } from './routes/_authenticated.admin.index.tsx'
+import { Route as AuthenticatedAdminAccessRouteImport } from './routes/_authenticated.admin.access.tsx'
+import { Route as AuthenticatedAdminMailRouteImport } from './routes/_authenticated.admin.mail.tsx'
 import { Route as AuthenticatedAdminPoolRouteImport } from './routes/_authenticated.admin.pool.tsx'
+import { Route as AuthenticatedAdminUsersRouteImport } from './routes/_authenticated.admin.users.tsx'
 import { Route as AuthenticatedAuthDevboxRouteImport } from './routes/_authenticated.auth.devbox.tsx'
 import { Route as AuthenticatedInvitationsIdRouteImport } from './routes/_authenticated.invitations.$id.tsx'
 import { Route as AuthenticatedOrganizationExploreIdRouteImport } from './routes/_authenticated._organization.explore.$id.tsx'
@@ -30,6 +37,21 @@ import { Route as AuthenticatedAdminEvalsIdExecuteRouteImport } from './routes/_
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SetupRoute = SetupRouteImport.update({
+  id: '/setup',
+  path: '/setup',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SigninRoute = SigninRouteImport.update({
@@ -52,6 +74,11 @@ const AuthenticatedOrganizationRoute =
     id: '/_organization',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedAccountRoute = AuthenticatedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedAdminRoute = AuthenticatedAdminRouteImport.update({
   id: '/admin',
   path: '/admin',
@@ -86,9 +113,25 @@ const AuthenticatedAdminIndexRoute = AuthenticatedAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthenticatedAdminRoute,
 } as any)
+const AuthenticatedAdminAccessRoute =
+  AuthenticatedAdminAccessRouteImport.update({
+    id: '/access',
+    path: '/access',
+    getParentRoute: () => AuthenticatedAdminRoute,
+  } as any)
+const AuthenticatedAdminMailRoute = AuthenticatedAdminMailRouteImport.update({
+  id: '/mail',
+  path: '/mail',
+  getParentRoute: () => AuthenticatedAdminRoute,
+} as any)
 const AuthenticatedAdminPoolRoute = AuthenticatedAdminPoolRouteImport.update({
   id: '/pool',
   path: '/pool',
+  getParentRoute: () => AuthenticatedAdminRoute,
+} as any)
+const AuthenticatedAdminUsersRoute = AuthenticatedAdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
   getParentRoute: () => AuthenticatedAdminRoute,
 } as any)
 const AuthenticatedAuthDevboxRoute = AuthenticatedAuthDevboxRouteImport.update({
@@ -129,14 +172,21 @@ const AuthenticatedAdminEvalsIdExecuteRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedOrganizationIndexRoute
+  '/forgot-password': typeof ForgotPasswordRoute
+  '/reset-password': typeof ResetPasswordRoute
+  '/setup': typeof SetupRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/unauthorized': typeof UnauthorizedRoute
+  '/account': typeof AuthenticatedAccountRoute
   '/admin': typeof AuthenticatedAdminRouteWithChildren
   '/organizations': typeof AuthenticatedOrganizationsRoute
   '/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/settings': typeof AuthenticatedOrganizationSettingsRoute
+  '/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/admin/mail': typeof AuthenticatedAdminMailRoute
   '/admin/pool': typeof AuthenticatedAdminPoolRoute
+  '/admin/users': typeof AuthenticatedAdminUsersRoute
   '/auth/devbox': typeof AuthenticatedAuthDevboxRoute
   '/invitations/$id': typeof AuthenticatedInvitationsIdRoute
   '/admin/': typeof AuthenticatedAdminIndexRoute
@@ -147,13 +197,20 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof AuthenticatedOrganizationIndexRoute
+  '/forgot-password': typeof ForgotPasswordRoute
+  '/reset-password': typeof ResetPasswordRoute
+  '/setup': typeof SetupRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/unauthorized': typeof UnauthorizedRoute
+  '/account': typeof AuthenticatedAccountRoute
   '/organizations': typeof AuthenticatedOrganizationsRoute
   '/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/settings': typeof AuthenticatedOrganizationSettingsRoute
+  '/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/admin/mail': typeof AuthenticatedAdminMailRoute
   '/admin/pool': typeof AuthenticatedAdminPoolRoute
+  '/admin/users': typeof AuthenticatedAdminUsersRoute
   '/auth/devbox': typeof AuthenticatedAuthDevboxRoute
   '/invitations/$id': typeof AuthenticatedInvitationsIdRoute
   '/admin': typeof AuthenticatedAdminIndexRoute
@@ -165,15 +222,22 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_authenticated': typeof AuthenticatedRouteWithChildren
+  '/forgot-password': typeof ForgotPasswordRoute
+  '/reset-password': typeof ResetPasswordRoute
+  '/setup': typeof SetupRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/_authenticated/_organization': typeof AuthenticatedOrganizationRouteWithChildren
+  '/_authenticated/account': typeof AuthenticatedAccountRoute
   '/_authenticated/admin': typeof AuthenticatedAdminRouteWithChildren
   '/_authenticated/organizations': typeof AuthenticatedOrganizationsRoute
   '/_authenticated/_organization/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/_authenticated/_organization/settings': typeof AuthenticatedOrganizationSettingsRoute
+  '/_authenticated/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/_authenticated/admin/mail': typeof AuthenticatedAdminMailRoute
   '/_authenticated/admin/pool': typeof AuthenticatedAdminPoolRoute
+  '/_authenticated/admin/users': typeof AuthenticatedAdminUsersRoute
   '/_authenticated/auth/devbox': typeof AuthenticatedAuthDevboxRoute
   '/_authenticated/invitations/$id': typeof AuthenticatedInvitationsIdRoute
   '/_authenticated/_organization/': typeof AuthenticatedOrganizationIndexRoute
@@ -187,14 +251,21 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/forgot-password'
+    | '/reset-password'
+    | '/setup'
     | '/signin'
     | '/signup'
     | '/unauthorized'
+    | '/account'
     | '/admin'
     | '/organizations'
     | '/errors'
     | '/settings'
+    | '/admin/access'
+    | '/admin/mail'
     | '/admin/pool'
+    | '/admin/users'
     | '/auth/devbox'
     | '/invitations/$id'
     | '/admin/'
@@ -205,13 +276,20 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/forgot-password'
+    | '/reset-password'
+    | '/setup'
     | '/signin'
     | '/signup'
     | '/unauthorized'
+    | '/account'
     | '/organizations'
     | '/errors'
     | '/settings'
+    | '/admin/access'
+    | '/admin/mail'
     | '/admin/pool'
+    | '/admin/users'
     | '/auth/devbox'
     | '/invitations/$id'
     | '/admin'
@@ -222,15 +300,22 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_authenticated'
+    | '/forgot-password'
+    | '/reset-password'
+    | '/setup'
     | '/signin'
     | '/signup'
     | '/unauthorized'
     | '/_authenticated/_organization'
+    | '/_authenticated/account'
     | '/_authenticated/admin'
     | '/_authenticated/organizations'
     | '/_authenticated/_organization/errors'
     | '/_authenticated/_organization/settings'
+    | '/_authenticated/admin/access'
+    | '/_authenticated/admin/mail'
     | '/_authenticated/admin/pool'
+    | '/_authenticated/admin/users'
     | '/_authenticated/auth/devbox'
     | '/_authenticated/invitations/$id'
     | '/_authenticated/_organization/'
@@ -243,6 +328,9 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
+  ForgotPasswordRoute: typeof ForgotPasswordRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
+  SetupRoute: typeof SetupRoute
   SigninRoute: typeof SigninRoute
   SignupRoute: typeof SignupRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
@@ -255,6 +343,27 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthenticatedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/forgot-password': {
+      id: '/forgot-password'
+      path: '/forgot-password'
+      fullPath: '/forgot-password'
+      preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/setup': {
+      id: '/setup'
+      path: '/setup'
+      fullPath: '/setup'
+      preLoaderRoute: typeof SetupRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/signin': {
@@ -283,6 +392,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthenticatedOrganizationRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/account': {
+      id: '/_authenticated/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthenticatedAccountRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/admin': {
@@ -327,11 +443,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedAdminIndexRouteImport
       parentRoute: typeof AuthenticatedAdminRoute
     }
+    '/_authenticated/admin/access': {
+      id: '/_authenticated/admin/access'
+      path: '/access'
+      fullPath: '/admin/access'
+      preLoaderRoute: typeof AuthenticatedAdminAccessRouteImport
+      parentRoute: typeof AuthenticatedAdminRoute
+    }
+    '/_authenticated/admin/mail': {
+      id: '/_authenticated/admin/mail'
+      path: '/mail'
+      fullPath: '/admin/mail'
+      preLoaderRoute: typeof AuthenticatedAdminMailRouteImport
+      parentRoute: typeof AuthenticatedAdminRoute
+    }
     '/_authenticated/admin/pool': {
       id: '/_authenticated/admin/pool'
       path: '/pool'
       fullPath: '/admin/pool'
       preLoaderRoute: typeof AuthenticatedAdminPoolRouteImport
+      parentRoute: typeof AuthenticatedAdminRoute
+    }
+    '/_authenticated/admin/users': {
+      id: '/_authenticated/admin/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AuthenticatedAdminUsersRouteImport
       parentRoute: typeof AuthenticatedAdminRoute
     }
     '/_authenticated/auth/devbox': {
@@ -405,14 +542,20 @@ const AuthenticatedOrganizationRouteWithChildren =
   )
 
 interface AuthenticatedAdminRouteChildren {
+  AuthenticatedAdminAccessRoute: typeof AuthenticatedAdminAccessRoute
+  AuthenticatedAdminMailRoute: typeof AuthenticatedAdminMailRoute
   AuthenticatedAdminPoolRoute: typeof AuthenticatedAdminPoolRoute
+  AuthenticatedAdminUsersRoute: typeof AuthenticatedAdminUsersRoute
   AuthenticatedAdminIndexRoute: typeof AuthenticatedAdminIndexRoute
   AuthenticatedAdminEvalsIndexRoute: typeof AuthenticatedAdminEvalsIndexRoute
   AuthenticatedAdminEvalsIdExecuteRoute: typeof AuthenticatedAdminEvalsIdExecuteRoute
 }
 
 const AuthenticatedAdminRouteChildren: AuthenticatedAdminRouteChildren = {
+  AuthenticatedAdminAccessRoute: AuthenticatedAdminAccessRoute,
+  AuthenticatedAdminMailRoute: AuthenticatedAdminMailRoute,
   AuthenticatedAdminPoolRoute: AuthenticatedAdminPoolRoute,
+  AuthenticatedAdminUsersRoute: AuthenticatedAdminUsersRoute,
   AuthenticatedAdminIndexRoute: AuthenticatedAdminIndexRoute,
   AuthenticatedAdminEvalsIndexRoute: AuthenticatedAdminEvalsIndexRoute,
   AuthenticatedAdminEvalsIdExecuteRoute: AuthenticatedAdminEvalsIdExecuteRoute,
@@ -423,6 +566,7 @@ const AuthenticatedAdminRouteWithChildren =
 
 interface AuthenticatedRouteChildren {
   AuthenticatedOrganizationRoute: typeof AuthenticatedOrganizationRouteWithChildren
+  AuthenticatedAccountRoute: typeof AuthenticatedAccountRoute
   AuthenticatedAdminRoute: typeof AuthenticatedAdminRouteWithChildren
   AuthenticatedOrganizationsRoute: typeof AuthenticatedOrganizationsRoute
   AuthenticatedAuthDevboxRoute: typeof AuthenticatedAuthDevboxRoute
@@ -431,6 +575,7 @@ interface AuthenticatedRouteChildren {
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedOrganizationRoute: AuthenticatedOrganizationRouteWithChildren,
+  AuthenticatedAccountRoute: AuthenticatedAccountRoute,
   AuthenticatedAdminRoute: AuthenticatedAdminRouteWithChildren,
   AuthenticatedOrganizationsRoute: AuthenticatedOrganizationsRoute,
   AuthenticatedAuthDevboxRoute: AuthenticatedAuthDevboxRoute,
@@ -443,6 +588,9 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
 
 const rootRouteChildren: RootRouteChildren = {
   AuthenticatedRoute: AuthenticatedRouteWithChildren,
+  ForgotPasswordRoute: ForgotPasswordRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
+  SetupRoute: SetupRoute,
   SigninRoute: SigninRoute,
   SignupRoute: SignupRoute,
   UnauthorizedRoute: UnauthorizedRoute,

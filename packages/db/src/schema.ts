@@ -10,6 +10,8 @@ import { errorGroups } from './schema/error-groups.ts'
 import { errorInstances } from './schema/error-instances.ts'
 import { errorProjects } from './schema/error-projects.ts'
 import { evaluationItems, evaluations } from './schema/evaluations.ts'
+import { installationSettings } from './schema/installation-settings.ts'
+import { mailOutbox } from './schema/mail-outbox.ts'
 import { messages } from './schema/messages.ts'
 import { runs } from './schema/runs.ts'
 import { stagedMessages } from './schema/staged-messages.ts'
@@ -34,4 +36,6 @@ export const schema = {
   appRuntimeTokens,
   evaluations,
   evaluationItems,
+  mailOutbox,
+  installationSettings,
 }

@@ -9,7 +9,9 @@ export class AdminPage extends PageObject {
     await this.page.goto(path)
   }
 
-  tab(name: 'Integrations' | 'Conversation Evaluations' | 'Devbox Pool') {
+  tab(
+    name: 'Integrations' | 'Conversation Evaluations' | 'Devbox Pool' | 'Users' | 'Mail' | 'Access',
+  ) {
     return this.tabs.getByRole('link', { name })
   }
 }

@@ -18,6 +18,10 @@ export class BuilderPage extends PageObject {
   readonly deployNotice = this.page.getByTestId('deploy-notice')
   readonly notFoundHeading = this.page.getByRole('heading', { name: 'Application not found' })
   readonly errorList = this.previewPane.getByRole('region', { name: 'Errors' })
+  /** On a phone the chat and the preview are tabs. */
+  readonly paneTabs = this.page.getByRole('tablist', { name: 'Builder' })
+  readonly chatTab = this.paneTabs.getByRole('tab', { name: 'Chat' })
+  readonly previewTab = this.paneTabs.getByRole('tab', { name: 'Preview' })
 
   async goto(applicationId: string) {
     await this.page.goto(`/applications/${applicationId}/edit`)

@@ -36,6 +36,12 @@ export class Navbar {
     await this.menu.getByRole('menuitem', { name: 'Manage organizations' }).click()
   }
 
+  /** Follows one of the user menu's links: 'Settings', 'Error Monitoring', 'Admin'... */
+  async goTo(name: string) {
+    await this.openMenu()
+    await this.menu.getByRole('menuitem', { name, exact: true }).click()
+  }
+
   async signOut() {
     await this.openMenu()
     await this.menu.getByRole('menuitem', { name: 'Sign out' }).click()

@@ -12,6 +12,7 @@ export class SignInPage extends PageObject {
   async signIn(user: Pick<TestUser, 'email' | 'password'>) {
     await this.page.getByLabel('Email').fill(user.email)
     await this.page.getByLabel('Password').fill(user.password)
-    await this.page.getByRole('button', { name: 'Sign in' }).click()
+    // Exact: with single sign-on there is a 'Sign in with …' button too.
+    await this.page.getByRole('button', { name: 'Sign in', exact: true }).click()
   }
 }

@@ -8,7 +8,7 @@ import { serverEnvironment } from './server-environment.ts'
  * start again (a restart keeps DATA_DIR). The shared web server of playwright.config.ts cannot
  * be restarted mid-run; this one runs the same `npm start` with the same settings.
  */
-export function ownServer(port: number) {
+export function ownServer(port: number, environment: Record<string, string> = {}) {
   const dataDir = path.resolve(`.tmp/e2e-own-${port}-${Date.now()}-${process.pid}`)
   const baseURL = `http://localhost:${port}`
   let child: ChildProcess | undefined
@@ -24,6 +24,7 @@ export function ownServer(port: number) {
         ...serverEnvironment(port, dataDir),
         // The shared web server built the web app already.
         SPROUT_SKIP_BUILD: '1',
+        ...environment,
       },
     })
     for (const stream of [child.stdout, child.stderr]) {
@@ -43,6 +44,12 @@ export function ownServer(port: number) {
         { timeout: 90_000, intervals: [250] },
       )
       .toBe(true)
+  }
+
+  /** Waits for a line of the server's output matching `pattern`, and returns the match. */
+  const waitForOutput = async (pattern: RegExp) => {
+    await expect.poll(() => pattern.test(output), { timeout: 30_000 }).toBe(true)
+    return pattern.exec(output) as RegExpExecArray
   }
 
   const stop = async () => {
@@ -69,5 +76,5 @@ export function ownServer(port: number) {
       .toBe(true)
   }
 
-  return { baseURL, dataDir, start, stop, output: () => output }
+  return { baseURL, dataDir, start, stop, waitForOutput, output: () => output }
 }

@@ -1,4 +1,5 @@
 import os from 'node:os'
+import { adminUser } from './users.ts'
 
 /**
  * The settings of every Sprout server the browser tests start (the shared one of
@@ -18,7 +19,8 @@ export function serverEnvironment(port: number, dataDir: string) {
     OPENAI_API_KEY: '',
     XAI_API_KEY: '',
     OPENAI_COMPATIBLE_BASE_URL: '',
-    ADMIN_EMAILS: '',
+    // The first account is an admin only when listed (docs/product/auth.md "The first admin").
+    ADMIN_EMAILS: adminUser.email,
     // Tests hold Demo runs open at a named gate (tests/e2e/support/test-gates.ts).
     DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
   }

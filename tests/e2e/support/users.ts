@@ -1,6 +1,6 @@
 export type TestUser = { name: string; email: string; password: string }
 
-/** The first user of the installation (signed up in global setup), hence the platform admin. */
+/** The installation's admin: listed in ADMIN_EMAILS (server-environment.ts), signed up in global setup. */
 export const adminUser: TestUser = {
   name: 'Ada Admin',
   email: 'admin@sprout.test',

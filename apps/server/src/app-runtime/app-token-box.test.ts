@@ -56,7 +56,7 @@ async function setUp(environment: Record<string, string> = {}): Promise<Harness>
     if (Date.now() - started > 120_000) throw new Error('the pool has no ready box')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  const owner = await harness.signUp()
+  const owner = await harness.signUpAdmin() // may deploy
   const organizationId = await harness.createOrganization(owner, 'Connected')
   const created = await harness.request('/api/applications', {
     method: 'POST',

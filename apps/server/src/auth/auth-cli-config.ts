@@ -6,7 +6,17 @@ import { createAuth } from './auth.ts'
 const db = drizzle({ client: new PGlite() })
 
 export const auth = createAuth({
-  config: { publicUrl: 'http://localhost:3000', adminEmails: [], authSecret: undefined },
+  config: {
+    publicUrl: 'http://localhost:3000',
+    adminEmails: [],
+    authSecret: undefined,
+    requireEmailVerification: false,
+    oidc: undefined,
+    ssoOnly: false,
+  },
+  mailer: { configured: true, enqueue: async () => {} },
+  signUpRules: { refusal: async () => undefined },
+  setupLink: { isValid: async () => false },
   // biome-ignore lint/suspicious/noExplicitAny: the generator only reads the options
   db: db as any,
   secret: 'schema-generation-only-secret-0123456789',

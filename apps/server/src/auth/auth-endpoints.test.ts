@@ -9,7 +9,7 @@ describe('better-auth endpoints', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     harness = await createTestApp()
-    admin = await harness.signUp() // the first user is the platform admin
+    admin = await harness.signUpAdmin()
     user = await harness.signUp()
   })
   afterAll(() => harness.close())

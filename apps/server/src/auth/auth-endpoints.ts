@@ -1,12 +1,23 @@
 /**
  * The better-auth endpoints the product's screens use (apps/web's authClient calls, and the
  * short-lived stream token). Every other one — the admin plugin's user and session management,
- * impersonation, password and account flows nobody can complete without mail — answers 404.
+ * impersonation, session lists that carry tokens — answers 404.
  */
 export const allowedAuthEndpoints = new Set([
   'POST /sign-up/email',
   'POST /sign-in/email',
   'POST /sign-out',
+  'POST /request-password-reset',
+  'POST /reset-password',
+  'GET /verify-email',
+  'POST /send-verification-email',
+  'POST /sign-in/social',
+  'GET /callback/sso',
+  'POST /callback/sso',
+  'POST /update-user',
+  'POST /change-email',
+  'POST /change-password',
+  'POST /revoke-other-sessions',
   'GET /get-session',
   'GET /token',
   'POST /organization/create',

@@ -4,15 +4,6 @@ import { useTestApp, withTestApp } from '../testing/use-app-harness.ts'
 describe('accounts', () => {
   const setup = useTestApp()
 
-  it('makes the first user the platform admin and later users not', async () => {
-    const first = await setup.harness.signUp()
-    const second = await setup.harness.signUp()
-    const firstStatus = await setup.harness.request('/api/admin/status', { user: first })
-    expect(await firstStatus.json()).toEqual({ isAdmin: true })
-    const secondStatus = await setup.harness.request('/api/admin/status', { user: second })
-    expect(await secondStatus.json()).toEqual({ isAdmin: false })
-  })
-
   it('gives every new user a personal organization', async () => {
     const user = await setup.harness.signUp()
     const response = await setup.harness.request('/api/organizations?is_personal=true', { user })

@@ -6,14 +6,28 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { admin, bearer, jwt, organization } from 'better-auth/plugins'
 import { createAccessControl } from 'better-auth/plugins/access'
 import { defaultStatements } from 'better-auth/plugins/admin/access'
-import { count, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 import { loopbackAliases } from '../http/origins.ts'
+import type { Mailer } from '../mail/mailer.ts'
+import { invitationMail } from '../mail/messages.ts'
+import { accountHooks } from './account-hooks.ts'
+import { bannedUserMessage } from './banned-sign-in.ts'
+import { mailFlows } from './mail-flows.ts'
+import type { SetupLink } from './setup-link.ts'
+import type { SignUpRulesService } from './sign-up-rules.ts'
+import { singleSignOnPlugins } from './single-sign-on.ts'
 
 export type AuthOptions = {
-  config: Pick<Config, 'publicUrl' | 'adminEmails' | 'authSecret'>
+  config: Pick<
+    Config,
+    'publicUrl' | 'adminEmails' | 'authSecret' | 'requireEmailVerification' | 'oidc' | 'ssoOnly'
+  >
   db: Database
   secret: string
+  mailer: Pick<Mailer, 'configured' | 'enqueue'>
+  signUpRules: Pick<SignUpRulesService, 'refusal'>
+  setupLink: Pick<SetupLink, 'isValid'>
 }
 
 /**
@@ -34,7 +48,7 @@ const platformAdminRoles = {
 }
 
 /** better-auth with the plugins Sprout relies on: organizations, platform admin, bearer and JWT. */
-export function createAuth({ config, db, secret }: AuthOptions) {
+export function createAuth({ config, db, secret, mailer, signUpRules, setupLink }: AuthOptions) {
   const isPersonal = async (organizationId: string) => {
     const rows = await db
       .select({ isPersonal: schema.organization.isPersonal })
@@ -53,7 +67,7 @@ export function createAuth({ config, db, secret }: AuthOptions) {
     secret,
     trustedOrigins: [config.publicUrl, ...loopbackAliases(new URL(config.publicUrl))],
     database: drizzleAdapter(db, { provider: 'pg', schema }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
+    ...mailFlows(config, mailer),
     // Sprout applies its own limiter in front of sign-in and sign-up (see rate-limit.ts).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
@@ -61,42 +75,22 @@ export function createAuth({ config, db, secret }: AuthOptions) {
       cookiePrefix: 'sprout',
       database: { generateId: () => randomUUID() },
     },
-    databaseHooks: {
-      user: {
-        create: {
-          before: async (user) => {
-            const [existing] = await db.select({ total: count() }).from(schema.user)
-            const isFirstUser = (existing?.total ?? 0) === 0
-            const isListed = config.adminEmails.includes(user.email.toLowerCase())
-            return { data: { ...user, role: isFirstUser || isListed ? 'admin' : 'user' } }
-          },
-          after: async (user) => {
-            const organizationId = randomUUID()
-            await db.transaction(async (transaction) => {
-              await transaction.insert(schema.organization).values({
-                id: organizationId,
-                name: 'Personal',
-                slug: `personal-${user.id}`,
-                isPersonal: true,
-                createdAt: new Date(),
-              })
-              await transaction.insert(schema.member).values({
-                id: randomUUID(),
-                organizationId,
-                userId: user.id,
-                role: 'owner',
-                createdAt: new Date(),
-              })
-            })
-          },
-        },
-      },
-    },
+    databaseHooks: accountHooks({ config, db, signUpRules, setupLink }),
     plugins: [
       organization({
         allowUserToCreateOrganization: true,
-        // Without a mail server nobody can verify an address; the invitation link itself is shared.
+        // The invitation link itself may be shared by hand, so accepting needs no confirmed address.
         requireEmailVerificationOnInvitation: false,
+        sendInvitationEmail: async ({ email, organization, inviter, id }) => {
+          await mailer.enqueue(
+            invitationMail({
+              to: email,
+              inviterName: inviter.user.name,
+              organizationName: organization.name,
+              url: `${config.publicUrl}/invitations/${id}`,
+            }),
+          )
+        },
         schema: {
           organization: {
             additionalFields: {
@@ -113,8 +107,10 @@ export function createAuth({ config, db, secret }: AuthOptions) {
             refusePersonal(organization.id, 'Nobody can leave a personal organization.'),
         },
       }),
-      admin(platformAdminRoles),
+      // A banned user reads the admin's reason at sign-in (docs/product/auth.md "Banned users").
+      admin({ ...platformAdminRoles, bannedUserMessage }),
       bearer(),
+      ...singleSignOnPlugins(config),
       // Short-lived tokens are issued on request (GET /api/auth/token), not on every session read.
       jwt({
         disableSettingJwtHeader: true,

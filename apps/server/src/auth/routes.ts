@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { createMiddleware } from 'hono/factory'
 import type { Config } from '../config/config.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { notFound } from '../http/app-error.ts'
@@ -7,6 +8,7 @@ import { checkAuthBodies, withErrorBody } from '../http/request-guards.ts'
 import type { Auth } from './auth.ts'
 import type { AuthCache } from './auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
+import { explainAuthRefusal } from './auth-refusals.ts'
 import { rateLimit } from './rate-limit.ts'
 
 /**
@@ -25,6 +27,9 @@ export function authRoutes(options: {
   const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
   app.use('/api/auth/sign-in/*', limiter)
   app.use('/api/auth/sign-up/*', limiter)
+  app.use('/api/auth/request-password-reset', limiter)
+  app.use('/api/auth/reset-password', limiter)
+  app.use('/api/auth/request-password-reset', answerNoSoonerThan(resetRequestFloorMs))
   app.use('/api/auth/*', checkAuthBodies)
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
     if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
@@ -33,9 +38,25 @@ export function authRoutes(options: {
     const response = await stripSessionTokens(await auth.handler(context.req.raw), context.req.path)
     if (response.ok && changesAuthState(context.req.method, context.req.path))
       await authCache.flush()
-    return withErrorBody(await explainUntrustedOrigin(response, origins.product))
+    const explained = await explainAuthRefusal(response)
+    return withErrorBody(await explainUntrustedOrigin(explained, origins.product))
   })
   return app
+}
+
+/**
+ * 'Forgot password?' answers alike whether or not the address has an account; the floor keeps
+ * the time alike too (the known address writes a token and a mail, the unknown one reads).
+ */
+const resetRequestFloorMs = 250
+
+function answerNoSoonerThan(floorMs: number) {
+  return createMiddleware(async (_context, next) => {
+    const started = performance.now()
+    await next()
+    const left = floorMs - (performance.now() - started)
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left))
+  })
 }
 
 /** better-auth's bare 'Invalid origin' becomes a text that says which address to use. */

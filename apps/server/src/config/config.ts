@@ -1,3 +1,4 @@
+// Long file: every environment setting, its parsing and its typed result, in one place.
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -31,6 +32,11 @@ const vaultKeyList = z
   )
   .refine((keys) => keys.every(isVaultKey), `every key ${vaultKeyMessage}`)
 
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1')
+
 const rateLimit = (fallback: string) =>
   z
     .string()
@@ -60,6 +66,35 @@ const environmentSchema = z.object({
   APPS_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(15),
   APPS_DISK_MB: z.coerce.number().int().min(16).max(10_485_760).default(1024),
   ADMIN_EMAILS: emailList,
+  // Mail (docs/product/mail.md): smtp:// or smtps://, credentials in the URL or the two below.
+  SMTP_URL: optionalText.refine(
+    (url) => url === undefined || (URL.canParse(url) && /^smtps?:$/.test(new URL(url).protocol)),
+    'must be an smtp:// or smtps:// address',
+  ),
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  MAIL_FROM: optionalText,
+  REQUIRE_EMAIL_VERIFICATION: booleanFlag,
+  // Who may create an account (docs/product/auth.md "Sign-up rules"); the admin's stored choice wins.
+  SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
+  SIGNUP_DOMAINS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+        .filter((domain) => domain.length > 0),
+    ),
+  // Single sign-on with OpenID Connect (docs/product/auth.md "Single sign-on").
+  OIDC_ISSUER: optionalText.refine(
+    (url) => url === undefined || /^https?:\/\//.test(url),
+    'must be an http(s):// address',
+  ),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_NAME: optionalText,
+  SSO_ONLY: booleanFlag,
   VAULT_KEY: optionalText.refine((key) => key === undefined || isVaultKey(key), vaultKeyMessage),
   // Older master keys, comma-separated: still read, never used to encrypt (key rotation).
   VAULT_KEYS: vaultKeyList,
@@ -75,10 +110,7 @@ const environmentSchema = z.object({
       message: 'must be an https:// address (http:// only for localhost)',
     })
     .default('https://apis.google.com/js/api.js'),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''])
-    .optional()
-    .transform((value) => value === 'true' || value === '1'),
+  TRUST_PROXY: booleanFlag,
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: z.string().default('https://api.anthropic.com/v1'),
   OPENAI_API_KEY: optionalText,
@@ -136,6 +168,24 @@ export type Config = {
   /** APPS_DISK_MB: the size of each deployed app's data folder (its own filesystem as root). */
   appsDiskMb: number
   adminEmails: string[]
+  /** SMTP_URL and the rest: unset, mail is not configured and every flow works by links. */
+  mail: {
+    smtpUrl: string | undefined
+    user: string | undefined
+    password: string | undefined
+    /** MAIL_FROM, or `Sprout <sprout@{host of PUBLIC_URL}>`. */
+    from: string
+  }
+  /** REQUIRE_EMAIL_VERIFICATION: sign-in waits for the address to be confirmed (needs mail). */
+  requireEmailVerification: boolean
+  /** SIGNUP and SIGNUP_DOMAINS: the defaults of the admin's sign-up rules. */
+  signup: { mode: 'open' | 'invite' | 'closed'; domains: string[] }
+  /** OIDC_*: single sign-on configured by the environment (the admin may set one instead). */
+  oidc:
+    | { issuer: string; clientId: string; clientSecret: string | undefined; name: string }
+    | undefined
+  /** SSO_ONLY: the sign-in screens offer single sign-on only. */
+  ssoOnly: boolean
   /** VAULT_KEY: encrypts the vault; unset, a key file in DATA_DIR is used. */
   vaultKey: string | undefined
   /** VAULT_KEYS: older master keys, still accepted for decryption while values are re-encrypted. */
@@ -204,6 +254,24 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     appsIdleMinutes: values.APPS_IDLE_MINUTES,
     appsDiskMb: values.APPS_DISK_MB,
     adminEmails: values.ADMIN_EMAILS,
+    mail: {
+      smtpUrl: values.SMTP_URL,
+      user: values.SMTP_USER,
+      password: values.SMTP_PASSWORD,
+      from: values.MAIL_FROM ?? `Sprout <sprout@${new URL(publicUrl).hostname}>`,
+    },
+    requireEmailVerification: values.REQUIRE_EMAIL_VERIFICATION,
+    signup: { mode: values.SIGNUP, domains: values.SIGNUP_DOMAINS },
+    oidc:
+      values.OIDC_ISSUER && values.OIDC_CLIENT_ID
+        ? {
+            issuer: values.OIDC_ISSUER.replace(/\/+$/, ''),
+            clientId: values.OIDC_CLIENT_ID,
+            clientSecret: values.OIDC_CLIENT_SECRET,
+            name: values.OIDC_NAME ?? 'SSO',
+          }
+        : undefined,
+    ssoOnly: values.SSO_ONLY,
     vaultKey: values.VAULT_KEY,
     vaultKeys: values.VAULT_KEYS,
     authSecret: values.AUTH_SECRET,

@@ -5,6 +5,7 @@ import { Hono } from 'hono'
 import type { Auth } from '../auth/auth.ts'
 import type { AuthCache } from '../auth/auth-cache.ts'
 import { requireSession } from '../auth/require-session.ts'
+import type { UserStreams } from '../auth/user-streams.ts'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -31,6 +32,8 @@ export function conversationListenRoutes(options: {
   authCache: AuthCache
   runtime: ConversationRuntime
   devboxes: DevboxRuntime
+  /** Ends the stream when its user is signed out everywhere or banned. */
+  userStreams: UserStreams
 }) {
   const { db, auth, runtime } = options
   const session = requireSession(auth, options.config, options.authCache)
@@ -42,9 +45,13 @@ export function conversationListenRoutes(options: {
       await session(context, async () => {})
       return context.var.user.id
     }
-    const userId = await verifyToken(token)
-    if (!userId) throw unauthorized('Invalid or expired listen token')
-    return userId
+    const claims = await verifyToken(token)
+    // A token issued before its user was signed out everywhere (or banned) opens nothing; `iat`
+    // counts whole seconds, so one of the same second still does.
+    if (!claims || options.userStreams.signedOutSince(claims.userId, claims.issuedAt + 1000)) {
+      throw unauthorized('Invalid or expired listen token')
+    }
+    return claims.userId
   }
 
   app.get('/api/demo/applications/:id/listen', async (context) => {
@@ -64,7 +71,12 @@ export function conversationListenRoutes(options: {
     // The same answer for a missing conversation and one the caller may not see.
     if (!conversation || !membership) throw notFound('Conversation not found')
     // An open builder keeps its app's dev server from idling (docs/architecture/devbox.md).
-    const release = options.devboxes.hold(context.req.param('id'))
+    const releaseBox = options.devboxes.hold(context.req.param('id'))
+    const releaseStream = options.userStreams.holdResponse(userId, context)
+    const release = () => {
+      releaseBox()
+      releaseStream()
+    }
     try {
       return await sseResponse(context, {
         hub: runtime.hub,

@@ -381,7 +381,7 @@ describe('error ingest: Sentry envelopes', () => {
       })
     const before = await dsnOf(otherApplicationId)
     const refused = await rotate(admin)
-    // The first user of a fresh database is the platform admin (docs/product/admin.md).
+    // The owner signed up through the setup link: the platform admin (organization-harness.ts).
     const asPlatformAdmin = refused.status === 403 ? await rotate(setup.owner) : refused
     expect(asPlatformAdmin.status).toBe(200)
     const { dsn: rotated } = (await asPlatformAdmin.json()) as { dsn: string }

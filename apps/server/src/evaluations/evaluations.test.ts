@@ -1,8 +1,10 @@
+import { organization, user } from '@sprout/db/schema/auth.ts'
 import type {
   AdminConversationList,
   EvaluationStatusResponse,
   PromptTemplate,
 } from '@sprout/protocol/api/evaluations.ts'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp, type TestUser } from '../testing/app-harness.ts'
 import { seedApplication, seedConversations } from '../testing/seed-conversations.ts'
@@ -60,7 +62,7 @@ describe('admin conversations and offline evaluations', { timeout: 120_000 }, ()
         expect(page.conversations[0]).toMatchObject({
           id: seeded.at(-1),
           title: 'Conversation 249',
-          org: { slug: expect.any(String) },
+          org: { slug: expect.any(String), name: 'Evals Org' },
           app: { name: 'Recipe box' },
           message_count: 2,
         })
@@ -152,5 +154,46 @@ describe('admin conversations and offline evaluations', { timeout: 120_000 }, ()
     expect(text).toContain('Conversation 0')
     expect(text).toContain('Template: eval_conversation_challenges')
     expect((await post(`/api/admin/conversation-evals/${id}/start`, {})).status).toBe(409)
+  })
+
+  // Issue 20: personal organizations are all named 'Personal' and showed as `personal-<id>`.
+  it("names organizations, a personal one by its owner's name, in the list, the items and the raw results", async () => {
+    const { db } = harness.database
+    await db.update(user).set({ name: 'Ada Admin' }).where(eq(user.id, admin.id))
+    const [personal] = await db
+      .select({ id: organization.id, slug: organization.slug })
+      .from(organization)
+      .where(eq(organization.slug, `personal-${admin.id}`))
+    if (!personal) throw new Error('the admin has no personal organization')
+    const personalApplication = await seedApplication(db, personal.id, 'Ada app')
+    const [own = ''] = await seedConversations(db, {
+      organizationId: personal.id,
+      applicationId: personalApplication,
+      count: 1,
+    })
+    const listed = (await (
+      await get('/api/admin/conversations?limit=100')
+    ).json()) as AdminConversationList
+    expect(listed.conversations.find((conversation) => conversation.id === own)?.org).toEqual({
+      slug: personal.slug,
+      name: 'Ada Admin (personal)',
+    })
+    expect(
+      listed.conversations.find((conversation) => conversation.id === seeded.at(-1))?.org,
+    ).toEqual({ slug: expect.any(String), name: 'Evals Org' })
+
+    const created = await post('/api/admin/conversation-evals', {
+      conversation_ids: [own, seeded[0]],
+    })
+    const { eval_id: id } = (await created.json()) as { eval_id: string }
+    expect((await post(`/api/admin/conversation-evals/${id}/start`, {})).status).toBe(200)
+    await harness.created.evaluations.settled(id)
+    const done = (await (
+      await get(`/api/admin/conversation-evals/${id}/status`)
+    ).json()) as EvaluationStatusResponse
+    expect(done.items.map((item) => item.org_name)).toEqual(['Ada Admin (personal)', 'Evals Org'])
+    const raw = await (await get(`/api/admin/conversation-evals/${id}/results/raw`)).text()
+    expect(raw).toContain('Organization: Ada Admin (personal)  App: ')
+    expect(raw).not.toContain(personal.slug)
   })
 })

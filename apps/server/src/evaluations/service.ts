@@ -20,6 +20,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 import { badRequest, notFound } from '../http/app-error.ts'
 import { listModels, requireRunnableModel } from '../models/service.ts'
+import { organizationDisplayName, organizationOwnerName } from '../organizations/service.ts'
 
 // docs/product/admin.md "Conversation Evaluations tab": platform admins only (the routes check).
 
@@ -50,6 +51,9 @@ export async function listAdminConversations(
       createdAt: conversations.createdAt,
       exactCreatedAt: sql<string>`${conversations.createdAt}::text`,
       orgSlug: organization.slug,
+      orgName: organization.name,
+      orgIsPersonal: organization.isPersonal,
+      orgOwnerName: organizationOwnerName,
       appName: applications.name,
       messageCount: sql<number>`(select count(*)::int from messages where messages.conversation_id = ${conversations.id})`,
     })
@@ -72,7 +76,15 @@ export async function listAdminConversations(
     conversations: page.map((row) => ({
       id: row.id,
       title: row.title,
-      org: { slug: row.orgSlug },
+      org: {
+        slug: row.orgSlug,
+        name:
+          organizationDisplayName({
+            name: row.orgName,
+            isPersonal: row.orgIsPersonal,
+            ownerName: row.orgOwnerName,
+          }) ?? row.orgSlug,
+      },
       app: row.appName === null ? null : { name: row.appName },
       message_count: Number(row.messageCount),
       created_at: row.createdAt.toISOString(),
@@ -196,6 +208,9 @@ export async function listEvaluationItems(
       conversationId: evaluationItems.conversationId,
       title: conversations.title,
       orgSlug: organization.slug,
+      orgName: organization.name,
+      orgIsPersonal: organization.isPersonal,
+      orgOwnerName: organizationOwnerName,
       appSlug: applications.slug,
       appName: applications.name,
       startedAt: evaluationItems.startedAt,
@@ -215,6 +230,11 @@ export async function listEvaluationItems(
     conversation_id: row.conversationId ?? '',
     conversation_title: row.title,
     org_slug: row.orgSlug,
+    org_name: organizationDisplayName({
+      name: row.orgName,
+      isPersonal: row.orgIsPersonal,
+      ownerName: row.orgOwnerName,
+    }),
     app_slug: row.appSlug,
     app_name: row.appName,
     started_at: row.startedAt?.toISOString() ?? null,
@@ -250,7 +270,7 @@ export async function rawResults(db: Database, id: string): Promise<string> {
       `${'='.repeat(72)}`,
       `${index + 1}. ${item.conversation_title ?? 'Untitled Conversation'}`,
       `Conversation: ${item.conversation_id || '(deleted)'}`,
-      `Organization: ${item.org_slug ?? '-'}  App: ${item.app_slug ?? '-'}`,
+      `Organization: ${item.org_name ?? '-'}  App: ${item.app_slug ?? '-'}`,
       `Status: ${item.status}${item.processing_time_ms === null ? '' : `  Processing time: ${item.processing_time_ms} ms`}`,
       '',
       item.summary ?? (item.error ? `Failed: ${item.error}` : '(no result yet)'),

@@ -8,6 +8,7 @@ import {
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { UserStreams } from '../auth/user-streams.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { parseJsonBody, parseOptionalJsonBody } from '../http/parse-request.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
@@ -33,6 +34,8 @@ export function explorationRoutes(options: {
   db: Database
   memberships: MembershipCache
   runtime: ConversationRuntime
+  /** Ends the stream when its user is signed out everywhere or banned. */
+  userStreams: UserStreams
 }) {
   const { db, runtime } = options
   const app = new Hono<AppEnv>()
@@ -91,12 +94,19 @@ export function explorationRoutes(options: {
     const input = await parseOptionalJsonBody(context, explorationListenRequestSchema)
     const chat = contextOf(context)
     const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))
-    return sseResponse(context, {
-      hub: runtime.hub,
-      store: runtime.store,
-      conversationId: conversation.id,
-      after: lastEventIdOf(context, input.last_event_id),
-    })
+    const release = options.userStreams.holdResponse(context.var.user.id, context)
+    try {
+      return await sseResponse(context, {
+        hub: runtime.hub,
+        store: runtime.store,
+        conversationId: conversation.id,
+        after: lastEventIdOf(context, input.last_event_id),
+        onClose: release,
+      })
+    } catch (error) {
+      release()
+      throw error
+    }
   })
 
   return app

@@ -326,7 +326,7 @@ describe('fuzzing every write route with hostile bodies', { timeout: 120_000 }, 
 
   beforeAll(async () => {
     harness = await createTestApp()
-    const user = await harness.signUp()
+    const user = await harness.signUpAdmin()
     const organizationId = await harness.createOrganization(user, 'Fuzzed')
     const call = async (path: string, init: RequestInit = {}) => {
       const response = await harness.request(path, {

@@ -45,7 +45,7 @@ describe('integration definitions (admin)', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     harness = await createTestApp()
-    admin = await harness.signUp() // the first user is the platform admin
+    admin = await harness.signUpAdmin()
     member = await harness.signUp()
   })
   afterAll(() => harness.close())

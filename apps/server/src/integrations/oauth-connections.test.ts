@@ -113,7 +113,7 @@ describe('connecting an integration against a real authorization server', {
 
   beforeAll(async () => {
     harness = await createTestApp()
-    admin = await harness.signUp()
+    admin = await harness.signUpAdmin()
     member = await harness.signUp()
     outsider = await harness.signUp()
     organizationId = await harness.createOrganization(admin, 'Integrators')

@@ -10,7 +10,7 @@ describe('integration secrets on key rotation', { timeout: 120_000 }, () => {
   const setup = useTestApp()
 
   it('moves client secrets and tokens under VAULT_KEY, once, and they still open', async () => {
-    const admin = await setup.harness.signUp()
+    const admin = await setup.harness.signUpAdmin()
     const organizationId = await setup.harness.createOrganization(admin, 'Rotators')
     const created = await setup.harness.request('/api/admin/integrations', {
       method: 'POST',

@@ -1,6 +1,6 @@
 import type { Database } from '@sprout/db/database.ts'
-import { member, organization } from '@sprout/db/schema/auth.ts'
-import { and, eq } from 'drizzle-orm'
+import { member, organization, user } from '@sprout/db/schema/auth.ts'
+import { and, eq, sql } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { OrganizationContext } from '../http/app-env.ts'
 import { forbidden, notFound } from '../http/app-error.ts'
@@ -89,4 +89,27 @@ export async function lookupOrganization(context: Context, externalOrganizationI
   const membership = await findMembership(context, externalOrganizationId)
   if (!membership) throw notFound('Organization not found')
   return { id: membership.id }
+}
+
+/**
+ * The name of the organization's owner, for a query that reads `organization`: personal
+ * organizations are all named 'Personal', so screens listing several tell them apart by it.
+ */
+export const organizationOwnerName = sql<string | null>`(
+  select ${user.name} from ${member} inner join ${user} on ${user.id} = ${member.userId}
+  where ${member.organizationId} = ${organization.id} and ${member.role} = 'owner'
+  order by ${member.createdAt} limit 1
+)`
+
+/**
+ * What an admin screen calls an organization (docs/product/admin.md "Conversation Evaluations
+ * tab"): its name, or for a personal one its owner's name, e.g. 'Ada Admin (personal)'.
+ */
+export function organizationDisplayName(row: {
+  name: string | null
+  isPersonal: boolean | null
+  ownerName: string | null
+}): string | null {
+  if (row.isPersonal) return row.ownerName ? `${row.ownerName} (personal)` : 'Personal'
+  return row.name
 }

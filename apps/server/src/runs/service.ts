@@ -36,6 +36,7 @@ export {
   type ConversationRuntime,
   createConversationRuntime,
 } from './conversation-runtime.ts'
+export { stopRunsOfUser } from './stop-user-runs.ts'
 
 // The chat's service, shared by the builder's conversations and explorations: each passes its
 // scope (which conversations it may touch) and its system prompt.

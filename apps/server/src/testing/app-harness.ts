@@ -50,8 +50,11 @@ export async function createTestApp(environment: Record<string, string> = {}) {
   const { devboxes } = created
   const { app, auth, origins, authCache } = created
   await authCache.start()
+  await created.userStreams.start()
+  await created.singleSignOn.start()
   await created.vault.start()
   await created.conversations.start()
+  created.mailer.start()
   await devboxes.start()
   let server: http.Server | undefined
 
@@ -81,12 +84,17 @@ export async function createTestApp(environment: Record<string, string> = {}) {
     return app.request(path, { ...init, headers })
   }
 
-  const signUp = async (
-    email = `user${++userCounter}-${Date.now()}@example.com`,
-  ): Promise<TestUser> => {
+  /** Signs up as the sign-up form does, with the request's extra headers (e.g. the setup code). */
+  const signUpWith = async (input: {
+    email: string
+    password?: string
+    headers?: Record<string, string>
+  }): Promise<TestUser> => {
+    const { email, password = 'correct-horse-battery' } = input
     const response = await request('/api/auth/sign-up/email', {
       method: 'POST',
-      body: JSON.stringify({ email, password: 'correct-horse-battery', name: email.split('@')[0] }),
+      headers: input.headers,
+      body: JSON.stringify({ email, password, name: email.split('@')[0] }),
     })
     if (response.status !== 200) throw new Error(`sign-up failed: ${await response.text()}`)
     const body = (await response.json()) as { user: { id: string } }
@@ -96,6 +104,26 @@ export async function createTestApp(environment: Record<string, string> = {}) {
       cookie: cookieHeader(response),
       token: response.headers.get('set-auth-token') ?? '',
     }
+  }
+
+  const signUp = (email = `user${++userCounter}-${Date.now()}@example.com`) => signUpWith({ email })
+
+  /**
+   * Signs up the installation's admin the way a self-hoster does: through the setup link a
+   * start prints (docs/product/auth.md "The first admin").
+   */
+  const signUpAdmin = async (email?: string): Promise<TestUser> => {
+    const user = await signUp(email)
+    const setupUrl = await created.setupLink.prepare(origin)
+    if (!setupUrl) throw new Error('this installation already has an admin')
+    const code = new URL(setupUrl).searchParams.get('code') ?? ''
+    const response = await request('/api/setup', {
+      method: 'POST',
+      user,
+      body: JSON.stringify({ code }),
+    })
+    if (response.status !== 200) throw new Error(`setup failed: ${await response.text()}`)
+    return user
   }
 
   /** Creates an organization owned by `owner` and returns its id. */
@@ -138,7 +166,10 @@ export async function createTestApp(environment: Record<string, string> = {}) {
     config,
     database,
     request,
+    origin,
     signUp,
+    signUpWith,
+    signUpAdmin,
     createOrganization,
     addMember,
     authCache,
@@ -155,9 +186,11 @@ export async function createTestApp(environment: Record<string, string> = {}) {
         })
       }
       await created.evaluations.stop()
+      await created.mailer.stop()
       await created.conversations.stop()
       await devboxes.stop()
       await authCache.stop()
+      await created.userStreams.stop()
       await created.vault.stop()
       await created.errorIngest.stop()
       await database.close()

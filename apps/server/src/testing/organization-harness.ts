@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestUser, waitForEditorReady } from '
 
 export type OrganizationHarness = {
   readonly harness: TestApp
-  /** The first user signed up: the organization's owner (and the platform admin). */
+  /** The first user signed up: the organization's owner and the platform admin (by the setup link). */
   readonly owner: TestUser
   readonly organizationId: string
   /** The header that picks the organization of a request. */
@@ -42,7 +42,7 @@ export function useOrganizationHarness(
     const { environment } = options
     harness = await createTestApp(typeof environment === 'function' ? environment() : environment)
     if (options.listen) await harness.listen()
-    const owner = await harness.signUp(options.ownerEmail)
+    const owner = await harness.signUpAdmin(options.ownerEmail)
     ready = {
       owner,
       organizationId: await harness.createOrganization(owner, options.organizationName),

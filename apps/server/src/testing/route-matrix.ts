@@ -1,5 +1,6 @@
 // Long file: a table of every API route with the request each role makes; one row per route.
 import { integrationConnections } from '@sprout/db/schema/integrations.ts'
+import { mailOutbox } from '@sprout/db/schema/mail-outbox.ts'
 import { connectionOwner, seal } from '../integrations/sealing.ts'
 import type { TestApp, TestUser } from './app-harness.ts'
 
@@ -227,6 +228,28 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: () => ({ path: '/api/models' }),
     expect: everyoneSignedIn(200),
   },
+  'GET /api/account': {
+    request: () => ({ path: '/api/account' }),
+    expect: everyoneSignedIn(200),
+  },
+  'GET /api/account/sessions': {
+    request: () => ({ path: '/api/account/sessions' }),
+    expect: everyoneSignedIn(200),
+  },
+  'DELETE /api/account/sessions/:id': {
+    // Nobody's session: the caller's own are ended by the account tests, not here.
+    request: () => ({ path: `/api/account/sessions/${crypto.randomUUID()}` }),
+    expect: everyoneSignedIn(404),
+  },
+  'GET /api/account/deletion': {
+    request: () => ({ path: '/api/account/deletion' }),
+    expect: everyoneSignedIn(200),
+  },
+  'DELETE /api/account': {
+    // A confirmation that is not the caller's email: refused, nothing deleted.
+    request: () => ({ path: '/api/account', init: json({ confirm: 'somebody-else@example.com' }) }),
+    expect: everyoneSignedIn(400),
+  },
   'GET /api/organizations': {
     request: ({ organizationId }) => ({ path: `/api/organizations?clerk_id=${organizationId}` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
@@ -349,6 +372,30 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
+  'GET /api/sign-in-options': {
+    request: () => ({ path: '/api/sign-in-options' }),
+    expect: everyone(200),
+  },
+  'GET /api/setup': {
+    request: () => ({ path: '/api/setup?code=guess' }),
+    expect: everyone(200),
+  },
+  'POST /api/setup': {
+    // The installation has its admin: no code makes anybody else one.
+    request: () => ({ path: '/api/setup', init: json({ code: 'guess' }) }),
+    expect: everyoneSignedIn(403),
+  },
+  'GET /api/admin/sign-up-rules': {
+    request: () => ({ path: '/api/admin/sign-up-rules' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'PUT /api/admin/sign-up-rules': {
+    request: () => ({
+      path: '/api/admin/sign-up-rules',
+      init: json({ mode: 'open', domains: [] }),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
   'GET /api/admin/pool/stats': {
     request: () => ({ path: '/api/admin/pool/stats' }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
@@ -356,6 +403,28 @@ export const routeMatrix: Record<string, MatrixEntry> = {
   'POST /api/admin/pool/cycle': {
     request: () => ({ path: '/api/admin/pool/cycle', init: json({ pack_type: 'fullstack' }) }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/mail': {
+    request: () => ({ path: '/api/admin/mail' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/mail/:id/retry': {
+    // A failed message; the matrix's app has no SMTP_URL, so the admin's Retry is refused (409).
+    request: async ({ harness }) => {
+      const id = crypto.randomUUID()
+      await harness.database.db.insert(mailOutbox).values({
+        id,
+        kind: 'invitation',
+        recipient: 'matrix@example.com',
+        subject: 'Matrix mail',
+        textBody: 'Text',
+        htmlBody: '<p>HTML</p>',
+        status: 'failed',
+        lastError: 'Greeting never received',
+      })
+      return { path: `/api/admin/mail/${id}/retry` }
+    },
+    expect: { ...everyoneSignedIn(403), platformAdmin: 409 },
   },
   'GET /api/admin/conversations': {
     request: () => ({ path: '/api/admin/conversations?limit=5' }),
@@ -398,6 +467,54 @@ export const routeMatrix: Record<string, MatrixEntry> = {
       path: `/api/admin/conversation-evals/${await evaluation(fixture)}/results/raw`,
     }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'GET /api/admin/users': {
+    request: () => ({ path: '/api/admin/users?query=example&page=1' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  // Each acts on a user of its own, so that no row changes anybody the matrix signs in as.
+  'POST /api/admin/users/:id/role': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/role`,
+      init: json({ role: 'admin' }),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/users/:id/ban': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/ban`,
+      init: json({ reason: 'Matrix' }),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/users/:id/unban': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/unban`,
+      init: json({}),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/users/:id/sign-out': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/sign-out`,
+      init: json({}),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/users/:id/reset-link': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/reset-link`,
+      init: json({}),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'POST /api/admin/users/:id/reset-mail': {
+    request: async ({ harness }) => ({
+      path: `/api/admin/users/${(await harness.signUp()).id}/reset-mail`,
+      init: json({}),
+    }),
+    // The matrix's app has no SMTP_URL: an admin hears 'Mail is not configured'.
+    expect: { ...everyoneSignedIn(403), platformAdmin: 409 },
   },
   'GET /api/demo/applications/:id/conversations': {
     request: ({ application }) => ({
@@ -487,6 +604,22 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: () => ({ path: '/api/admin/integrations/presets' }),
     expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
   },
+  'GET /api/admin/single-sign-on': {
+    request: () => ({ path: '/api/admin/single-sign-on' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  'PUT /api/admin/single-sign-on': {
+    // An issuer nobody answers at: the platform admin's call is refused, nothing is stored.
+    request: () => ({
+      path: '/api/admin/single-sign-on',
+      init: json({ issuer: 'http://127.0.0.1:1', clientId: 'matrix', name: 'Matrix' }),
+    }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 400 },
+  },
+  'DELETE /api/admin/single-sign-on': {
+    request: () => ({ path: '/api/admin/single-sign-on' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
   'POST /api/admin/integrations': {
     request: () => ({
       path: '/api/admin/integrations',
@@ -549,6 +682,74 @@ export const routeMatrix: Record<string, MatrixEntry> = {
       init: json({ email: users.member.email, password }),
     }),
     expect: everyone(200),
+  },
+  // The Account page's (docs/product/auth.md "Account"): each refused here without changing the
+  // fixture's users; account.test.ts changes them for real.
+  'POST /api/auth/update-user': {
+    request: () => ({ path: '/api/auth/update-user', init: json({}) }),
+    expect: everyoneSignedIn(400),
+  },
+  'POST /api/auth/change-email': {
+    request: ({ users }, role) => ({
+      path: '/api/auth/change-email',
+      init: json({ newEmail: role === 'anonymous' ? freshEmail('matrix') : users[role].email }),
+    }),
+    expect: everyoneSignedIn(400),
+  },
+  'POST /api/auth/change-password': {
+    request: () => ({
+      path: '/api/auth/change-password',
+      init: json({ currentPassword: 'not-the-password', newPassword: 'another-password' }),
+    }),
+    expect: everyoneSignedIn(400),
+  },
+  'POST /api/auth/revoke-other-sessions': {
+    request: () => ({ path: '/api/auth/revoke-other-sessions', init: json({}) }),
+    expect: everyoneSignedIn(200),
+  },
+  'POST /api/auth/request-password-reset': {
+    // docs/product/auth.md "Password reset": the same answer for anybody and any address.
+    request: () => ({
+      path: '/api/auth/request-password-reset',
+      init: json({ email: freshEmail('matrix') }),
+    }),
+    expect: everyone(200),
+  },
+  'POST /api/auth/reset-password': {
+    request: () => ({
+      path: '/api/auth/reset-password',
+      init: json({ token: 'not-a-token', newPassword: 'another-password' }),
+    }),
+    expect: everyone(400),
+  },
+  'GET /api/auth/verify-email': {
+    request: () => ({ path: '/api/auth/verify-email?token=not-a-token' }),
+    expect: everyone(401),
+  },
+  'POST /api/auth/send-verification-email': {
+    // No mail on this installation: nothing can be sent to anybody.
+    request: ({ users }, role) => ({
+      path: '/api/auth/send-verification-email',
+      init: json({ email: role === 'anonymous' ? freshEmail('matrix') : users[role].email }),
+    }),
+    expect: everyone(400),
+  },
+  'POST /api/auth/sign-in/social': {
+    // docs/product/auth.md "Single sign-on": none is configured here, so 'sso' names nothing.
+    request: () => ({
+      path: '/api/auth/sign-in/social',
+      init: json({ provider: 'sso', callbackURL: '/' }),
+    }),
+    expect: everyone(404),
+  },
+  'GET /api/auth/callback/:id': {
+    // Without its state the callback goes back to /signin with an error, signed in or not.
+    request: () => ({ path: '/api/auth/callback/sso?code=matrix' }),
+    expect: everyone(302),
+  },
+  'POST /api/auth/callback/:id': {
+    request: () => ({ path: '/api/auth/callback/sso', init: json({ code: 'matrix' }) }),
+    expect: everyone(302),
   },
   'POST /api/auth/sign-out': {
     request: async (fixture, role) => ({
@@ -644,25 +845,14 @@ export const routeMatrix: Record<string, MatrixEntry> = {
  * list nor the matrix, and fails the route-matrix test until someone decides which it is.
  */
 export const refusedAuthEndpoints = [
-  'POST /api/auth/sign-in/social',
-  'GET /api/auth/callback/:id',
-  'POST /api/auth/callback/:id',
   'POST /api/auth/get-session',
-  'POST /api/auth/reset-password',
   'POST /api/auth/verify-password',
-  'GET /api/auth/verify-email',
-  'POST /api/auth/send-verification-email',
-  'POST /api/auth/change-email',
-  'POST /api/auth/change-password',
   'POST /api/auth/update-session',
-  'POST /api/auth/update-user',
   'POST /api/auth/delete-user',
-  'POST /api/auth/request-password-reset',
   'GET /api/auth/reset-password/:token',
   'GET /api/auth/list-sessions',
   'POST /api/auth/revoke-session',
   'POST /api/auth/revoke-sessions',
-  'POST /api/auth/revoke-other-sessions',
   'POST /api/auth/link-social',
   'GET /api/auth/list-accounts',
   'GET /api/auth/delete-user/callback',

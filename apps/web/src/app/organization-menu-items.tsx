@@ -23,7 +23,7 @@ export function OrganizationMenuItems({ choices, onChoose, onManage }: Organizat
   const { teams, activeId, isPersonalCurrent } = choices
   return (
     <div>
-      <p className="px-2.5 pt-1.5 pb-1 text-xs font-medium text-zinc-400">Organizations</p>
+      <p className="px-2.5 pt-1.5 pb-1 text-xs font-medium text-zinc-500">Organizations</p>
       <button
         type="button"
         role="menuitemradio"

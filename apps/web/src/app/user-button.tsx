@@ -28,13 +28,14 @@ export function UserButton({ session }: { session: Session }) {
       <button
         ref={menu.buttonRef}
         type="button"
-        aria-label="User menu"
         aria-haspopup="menu"
         aria-expanded={menu.open}
         onClick={menu.toggle}
         className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm text-zinc-700 transition-colors hover:bg-zinc-100"
       >
         <Avatar name={user.name || user.email} />
+        {/* Named by its text: the organization it shows is part of its name (WCAG "label in name"). */}
+        <span className="sr-only">User menu{choices.currentName ? ', ' : ''}</span>
         {choices.currentName && (
           <span
             data-testid="current-organization"

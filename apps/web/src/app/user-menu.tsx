@@ -2,6 +2,7 @@ import type { KeyboardEvent, RefObject } from 'react'
 import type { OrganizationTarget } from '../features/organizations/use-switch-organization.ts'
 import type { SessionUser } from '../lib/session-query.ts'
 import { OrganizationMenuItems } from './organization-menu-items.tsx'
+import { PlaceMenuItems } from './place-menu-items.tsx'
 import type { OrganizationChoices } from './use-organization-choices.ts'
 import { UserMenuIdentity } from './user-menu-identity.tsx'
 import { menuItemClasses } from './user-menu-item-classes.ts'
@@ -17,7 +18,10 @@ type UserMenuProps = {
   onSignOut: () => void
 }
 
-/** The user menu's popup: who is signed in, the organizations to switch to, and signing out. */
+/**
+ * The user menu's popup: who is signed in, the organizations to switch to, the places to go and
+ * signing out.
+ */
 export function UserMenu({
   user,
   menuRef,
@@ -40,6 +44,8 @@ export function UserMenu({
       <UserMenuIdentity user={user} />
       <div className="my-1 border-t border-zinc-100" />
       <OrganizationMenuItems choices={choices} onChoose={onChoose} onManage={onClose} />
+      <div className="my-1 border-t border-zinc-100" />
+      <PlaceMenuItems onNavigate={onClose} />
       <div className="my-1 border-t border-zinc-100" />
       <button
         type="button"

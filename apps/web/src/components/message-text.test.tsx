@@ -31,6 +31,24 @@ describe('MessageText', () => {
     expect(container.querySelector('[aria-hidden="true"].h-3')).not.toBeNull()
   })
 
+  it('renders web links as links that open a new tab, and other targets as text', () => {
+    const container = render(
+      <MessageText
+        text={
+          'See [the docs](https://linear.app/developers), [tool-calls.md](../tool-calls.md) and [x](javascript:alert(1))'
+        }
+        variant="agent"
+      />,
+    )
+    const links = [...container.querySelectorAll('a')]
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['the docs', 'https://linear.app/developers'],
+    ])
+    expect(links[0]?.getAttribute('target')).toBe('_blank')
+    expect(links[0]?.getAttribute('rel')).toBe('noopener noreferrer')
+    expect(container.textContent).toBe('See the docs, tool-calls.md and x)')
+  })
+
   it('shows thinking text italic and grey', () => {
     const container = render(<MessageText text="Considering the layout" variant="thinking" />)
     const text = container.querySelector('[data-variant="thinking"]')

@@ -124,5 +124,17 @@ function InlineNodeView({ node }: { node: InlineNode }) {
           {node.text}
         </code>
       )
+    case 'link':
+      // A new tab: the builder's run and its chat stay where they are.
+      return (
+        <a
+          href={node.href}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="text-accent-700 underline underline-offset-2 hover:text-accent-600"
+        >
+          <Inline nodes={node.children} />
+        </a>
+      )
   }
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useRef, useState } from 'react'
 import { PageContainer } from '../components/layout/page-container.tsx'
+import { PanePanel, type PaneTab, PaneTabs } from '../components/layout/pane-tabs.tsx'
 import { Alert } from '../components/ui/alert.tsx'
 import { CenteredSpinner } from '../components/ui/spinner.tsx'
 import { useAdminStatus } from '../features/admin/use-admin-status.ts'
@@ -19,15 +20,24 @@ import { useOrganization } from '../features/organizations/use-organization.ts'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
 import { VaultButton } from '../features/vault/vault-button.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
+import { PHONE_MEDIA_QUERY, useMediaQuery } from '../hooks/use-media-query.ts'
 import { ApiError } from '../lib/api-error.ts'
+import { classNames } from '../lib/class-names.ts'
 
 export const Route = createFileRoute('/_authenticated/_organization/applications/$id/edit')({
   component: BuilderPage,
 })
 
+type BuilderPane = 'chat' | 'preview'
+const builderPanes: readonly PaneTab<BuilderPane>[] = [
+  { id: 'chat', label: 'Chat' },
+  { id: 'preview', label: 'Preview' },
+]
+
 /**
  * docs/product/builder.md: one full-height row under the navbar — the chat workspace (conversation
- * list and chat) on the left and in the centre, the preview pane on the right.
+ * list and chat) on the left and in the centre, the preview pane on the right. On a phone the chat
+ * and the preview are tabs (docs/product/builder.md "Phones").
  */
 function BuilderPage() {
   const { id } = Route.useParams()
@@ -38,6 +48,8 @@ function BuilderPage() {
   const admin = useAdminStatus()
   const models = useModels()
   const [previewReloads, setPreviewReloads] = useState(0)
+  const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
+  const [pane, setPane] = useState<BuilderPane>('chat')
   const sendToAgent = useRef<((text: string) => void) | undefined>(undefined)
   useShowApplicationName(application.data?.name)
 
@@ -55,54 +67,77 @@ function BuilderPage() {
 
   const { data } = application
   return (
-    // The navbar is 3.5rem and its 1px border; the row takes the rest of the window.
-    <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 overflow-hidden bg-white">
-      <ChatWorkspace
-        applicationId={data.id}
-        initialModel={data.model}
-        onRunFinished={() => {
-          setPreviewReloads((count) => count + 1)
-          // The agent may have resolved errors.
-          void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
-        }}
-        sendRef={sendToAgent}
-        renderModelPicker={(picker) => (
-          <ModelSelector
-            models={models.data ?? []}
-            value={picker.value}
-            onChange={picker.onChange}
-            disabled={!models.data}
-            align="start"
-            placement="above"
-          />
-        )}
-      />
-      <PreviewPane
-        previewUrl={data.preview_url}
-        reloadSignal={previewReloads}
-        prodUrl={data.prod_url}
-        readiness={readiness.data}
-        actions={
-          <>
-            <VaultButton applicationId={data.id} />
-            {admin.data?.isAdmin && (
-              <DeployButton
-                applicationId={data.id}
-                deployed={Boolean(data.prod_url)}
-                onDeployed={() =>
-                  void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
-                }
+    // The navbar is 3.5rem and its 1px border; the builder takes the rest of the window.
+    <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col overflow-hidden bg-white">
+      {isPhone && (
+        <PaneTabs label="Builder" tabs={builderPanes} selected={pane} onSelect={setPane} />
+      )}
+      <div className="flex min-h-0 flex-1">
+        <PanePanel
+          id="chat"
+          tabbed={isPhone}
+          selected={pane === 'chat'}
+          className="relative flex min-h-0 min-w-0 flex-1"
+        >
+          <ChatWorkspace
+            applicationId={data.id}
+            initialModel={data.model}
+            onRunFinished={() => {
+              setPreviewReloads((count) => count + 1)
+              // The agent may have resolved errors.
+              void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
+            }}
+            sendRef={sendToAgent}
+            renderModelPicker={(picker) => (
+              <ModelSelector
+                models={models.data ?? []}
+                value={picker.value}
+                onChange={picker.onChange}
+                disabled={!models.data}
+                align="start"
+                placement="above"
               />
             )}
-          </>
-        }
-        footer={
-          <BuilderErrorList
-            applicationId={data.id}
-            onAskAgent={(text) => sendToAgent.current?.(text)}
           />
-        }
-      />
+        </PanePanel>
+        <PanePanel
+          id="preview"
+          tabbed={isPhone}
+          selected={pane === 'preview'}
+          className={classNames('flex min-h-0', isPhone && 'min-w-0 flex-1')}
+        >
+          <PreviewPane
+            fill={isPhone}
+            previewUrl={data.preview_url}
+            reloadSignal={previewReloads}
+            prodUrl={data.prod_url}
+            readiness={readiness.data}
+            actions={
+              <>
+                <VaultButton applicationId={data.id} />
+                {admin.data?.isAdmin && (
+                  <DeployButton
+                    applicationId={data.id}
+                    deployed={Boolean(data.prod_url)}
+                    onDeployed={() =>
+                      void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
+                    }
+                  />
+                )}
+              </>
+            }
+            footer={
+              <BuilderErrorList
+                applicationId={data.id}
+                onAskAgent={(text) => {
+                  sendToAgent.current?.(text)
+                  setPane('chat')
+                }}
+              />
+            }
+          />
+        </PanePanel>
+      </div>
     </div>
   )
 }

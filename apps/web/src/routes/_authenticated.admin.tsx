@@ -23,7 +23,7 @@ function AdminLayout() {
         <>
           <PageHeader
             title="Admin"
-            subtitle="Integrations, conversation evaluations and the devbox pool."
+            subtitle="Integrations, evaluations, the devbox pool, users, mail and access."
           />
           <AdminTabs />
           <Outlet />

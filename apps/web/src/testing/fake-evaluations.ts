@@ -10,7 +10,7 @@ export function adminConversation(index: number): AdminConversation {
   return {
     id: `conversation-${index}`,
     title: `Conversation ${index}`,
-    org: { slug: 'acme' },
+    org: { slug: 'acme', name: 'Acme Corp' },
     app: index % 2 ? { name: 'Counter' } : null,
     message_count: index + 1,
     created_at: new Date(Date.UTC(2026, 10, 20, 12, index)).toISOString(),
@@ -128,6 +128,7 @@ export function evaluationStatus(
     conversation_id: conversationId,
     conversation_title: index === 0 ? null : `Conversation ${index}`,
     org_slug: 'acme',
+    org_name: 'Acme Corp',
     app_slug: 'counter',
     app_name: 'Counter',
     started_at: null,

@@ -1,9 +1,22 @@
-import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider'
+import type {
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
+} from '@ai-sdk/provider'
+import { USER_INTERRUPTED_MARKER } from '@sprout/protocol/text/strip-markers.ts'
 
 export type DemoToolOutcome = { toolName: string; text: string; isError: boolean }
 
-/** What the Demo model looks at: the last user message and the tool results that followed it. */
-export type DemoConversation = { userText: string; outcomes: DemoToolOutcome[] }
+/**
+ * What the Demo model looks at: the last user message and the tool results that followed it, and
+ * the turn before it when that one was left unfinished (interrupted, or cut into by a queued
+ * message), so a follow-up it has no script for can carry on with that turn's script.
+ */
+export type DemoConversation = {
+  userText: string
+  outcomes: DemoToolOutcome[]
+  unfinished?: DemoConversation
+}
 
 function outputText(output: LanguageModelV4ToolResultOutput): { text: string; isError: boolean } {
   switch (output.type) {
@@ -25,23 +38,54 @@ function outputText(output: LanguageModelV4ToolResultOutput): { text: string; is
   }
 }
 
-export function readDemoConversation(prompt: LanguageModelV4Prompt): DemoConversation {
-  let lastUserIndex = -1
-  prompt.forEach((message, index) => {
-    if (message.role === 'user') lastUserIndex = index
-  })
-  const lastUser = prompt[lastUserIndex]
-  const userText =
-    lastUser?.role === 'user'
-      ? lastUser.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
-      : ''
+const textOf = (message: LanguageModelV4Message): string =>
+  typeof message.content === 'string'
+    ? message.content
+    : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
+
+/**
+ * A turn is finished when the model answered last without calling a tool: its closing text. One
+ * that ends in tool results, in the interrupted marker or with no answer at all is not.
+ */
+function isFinished(turn: LanguageModelV4Message[]): boolean {
+  const last = turn.at(-1)
+  if (last?.role !== 'assistant') return false
+  if (last.content.some((part) => part.type === 'tool-call')) return false
+  return !textOf(last).includes(USER_INTERRUPTED_MARKER)
+}
+
+function readTurn(
+  user: LanguageModelV4Message,
+  after: LanguageModelV4Message[],
+  unfinished: DemoConversation | undefined,
+): DemoConversation {
   const outcomes: DemoToolOutcome[] = []
-  for (const message of prompt.slice(lastUserIndex + 1)) {
+  for (const message of after) {
     if (message.role !== 'tool') continue
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue
       outcomes.push({ toolName: part.toolName, ...outputText(part.output) })
     }
   }
-  return { userText, outcomes }
+  return { userText: textOf(user), outcomes, ...(unfinished ? { unfinished } : {}) }
+}
+
+export function readDemoConversation(prompt: LanguageModelV4Prompt): DemoConversation {
+  let conversation: DemoConversation | undefined
+  let user: LanguageModelV4Message | undefined
+  let after: LanguageModelV4Message[] = []
+  for (const message of prompt) {
+    if (message.role === 'system') continue
+    if (message.role !== 'user') {
+      after.push(message)
+      continue
+    }
+    if (user) {
+      const turn = readTurn(user, after, conversation)
+      conversation = isFinished(after) ? undefined : turn
+    }
+    user = message
+    after = []
+  }
+  return user ? readTurn(user, after, conversation) : { userText: '', outcomes: [] }
 }

@@ -9,7 +9,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider'
 import { DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
-import { readDemoConversation } from './demo-conversation.ts'
+import { type DemoConversation, readDemoConversation } from './demo-conversation.ts'
 import { type DemoStep, planDemoStep } from './demo-script.ts'
 import { findTestGate, waitForTestGate, withoutTestGate } from './test-gate.ts'
 
@@ -83,9 +83,7 @@ export class DemoLanguageModel implements LanguageModelV4 {
     const toolNames = (options.tools ?? [])
       .filter((tool) => tool.type === 'function')
       .map((tool) => tool.name)
-    const conversation = readDemoConversation(options.prompt)
-    const userText = withoutTestGate(conversation.userText)
-    return planDemoStep({ ...conversation, userText }, toolNames)
+    return planDemoStep(withoutTestGates(readDemoConversation(options.prompt)), toolNames)
   }
 
   /** The gate this step waits at, when tests enabled gates and the message names one. */
@@ -200,6 +198,16 @@ export class DemoLanguageModel implements LanguageModelV4 {
       yield { type: 'tool-call', toolCallId: id, toolName: call.toolName, input }
     }
     yield { type: 'finish', usage: this.usage(options, step), finishReason: finishReasonOf(step) }
+  }
+}
+
+/** The gates are stripped from what the script reads, so the app it builds is the same. */
+function withoutTestGates(conversation: DemoConversation): DemoConversation {
+  const { unfinished, ...turn } = conversation
+  return {
+    ...turn,
+    userText: withoutTestGate(turn.userText),
+    ...(unfinished ? { unfinished: withoutTestGates(unfinished) } : {}),
   }
 }
 

@@ -175,9 +175,37 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
       return scriptStep(linearScript, conversation, tools)
     case 'build':
       if (!tools.has('write_file')) break
+      // 'Also make the header green' during a build is no new app: the build goes on.
+      if (!newAppWords.test(conversation.userText)) {
+        const resumed = resumeUnfinished(conversation, availableTools)
+        if (resumed) return resumed
+      }
       return buildSteps(conversation, tools)
     case 'other':
-      break
+      return (
+        resumeUnfinished(conversation, availableTools) ?? { text: DEMO_HELP_TEXT, toolCalls: [] }
+      )
   }
   return { text: DEMO_HELP_TEXT, toolCalls: [] }
+}
+
+/** A message that asks for a new app, e.g. 'Build a todo app instead' or 'make me a game'. */
+const newAppWords =
+  /^\s*(?:please\s+)?(?:build|create|make|design|develop|generate)\s+(?:me\s+)?(?:a|an)\b/i
+
+/**
+ * A retry's 'Please continue.', or a message the Demo model has no script for that came while a
+ * turn was left unfinished (interrupted, or queued during it): that turn's script goes on from
+ * the step after its last tool result, instead of the help (issue 20).
+ */
+function resumeUnfinished(
+  conversation: DemoConversation,
+  availableTools: string[],
+): DemoStep | undefined {
+  const { unfinished } = conversation
+  if (!unfinished) return undefined
+  return planDemoStep(
+    { ...unfinished, outcomes: [...unfinished.outcomes, ...conversation.outcomes] },
+    availableTools,
+  )
 }

@@ -3,7 +3,13 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { expect, test } from 'vitest'
 import { executeTool } from '../testing/execute-tool.ts'
 import { createIntegrationGuideTool, modelGuideAnswerer } from './integration-guide.ts'
-import { answerFromGuide, findGuideName, listGuideNames, readGuide } from './integration-guides.ts'
+import {
+  answerFromGuide,
+  findGuideName,
+  guideForAgent,
+  listGuideNames,
+  readGuide,
+} from './integration-guides.ts'
 import type { ToolContext } from './tool-context.ts'
 
 const context = (extra: Partial<ToolContext> = {}): ToolContext => ({
@@ -20,6 +26,39 @@ test('there is a guide per preset, each with the sections an app needs', async (
       expect(guide, `${name}: ${heading}`).toContain(heading)
     }
   }
+})
+
+// Issue 20: the answer carried the guide's note for maintainers and a raw link to tool-calls.md.
+test('no guide hands the agent its notes for maintainers or links to other pages of the docs', async () => {
+  for (const name of await listGuideNames()) {
+    const guide = await readGuide(name)
+    expect(guide, name).not.toContain('<!--')
+    expect(guide, name).not.toContain('integration_guide tool')
+    expect(guide, name).not.toMatch(/\]\((?!https?:\/\/)/)
+    expect(guide, name).toMatch(/^# /)
+  }
+  const page = [
+    '---',
+    'owner: integrations',
+    '---',
+    '# Stripe integration guide',
+    '',
+    'Payments. <!-- inline note --> See [the API docs](https://docs.stripe.com/api).',
+    '',
+    '<!-- For maintainers:',
+    'kept in sync with [tool-calls.md](../tool-calls.md#integration-guide). -->',
+    '',
+    'Read [errors](errors.md) and `handlers[name](input)` stays code.',
+  ].join('\n')
+  expect(guideForAgent(page)).toBe(
+    [
+      '# Stripe integration guide',
+      '',
+      'Payments. See [the API docs](https://docs.stripe.com/api).',
+      '',
+      'Read errors and `handlers[name](input)` stays code.',
+    ].join('\n'),
+  )
 })
 
 test("the model's name for an integration finds its guide", async () => {

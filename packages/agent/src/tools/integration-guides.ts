@@ -33,8 +33,24 @@ export async function listGuideNames(dir = integrationGuidesDir): Promise<string
     .sort()
 }
 
+/** The guide as the agent reads it: its page without the lines meant for maintainers. */
 export async function readGuide(name: string, dir = integrationGuidesDir): Promise<string> {
-  return readFile(path.join(dir, `${name}.md`), 'utf8')
+  return guideForAgent(await readFile(path.join(dir, `${name}.md`), 'utf8'))
+}
+
+/**
+ * A guide page holds notes for its maintainers in front matter and HTML comments, and links to
+ * other pages of these docs (docs/product/tool-calls.md "Agent tool-call displays"); none of it means
+ * anything to the agent or the user it answers, so those go and a docs link keeps only its text.
+ */
+export function guideForAgent(page: string): string {
+  return page
+    .replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
+    .replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, '')
+    .replace(/[ \t]*<!--[\s\S]*?-->/g, '')
+    .replace(/\[([^\]\n]+)\]\((?!https?:\/\/)[^)\s]*\.md(?:#[^)\s]*)?\)/g, '$1')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimStart()
 }
 
 const stopWords = new Set(

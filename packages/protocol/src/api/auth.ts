@@ -32,6 +32,37 @@ export const authRequestSchemas: Record<string, z.ZodType> = {
     password: password.optional(),
     callbackURL: url.optional(),
   }),
+  '/request-password-reset': z.looseObject({
+    email: email.optional(),
+    redirectTo: url.optional(),
+  }),
+  '/reset-password': z.looseObject({
+    newPassword: password.optional(),
+    token: boundedText(200).optional(),
+  }),
+  '/send-verification-email': z.looseObject({
+    email: email.optional(),
+    callbackURL: url.optional(),
+  }),
+  '/sign-in/social': z.looseObject({
+    provider: boundedText(64).optional(),
+    callbackURL: url.optional(),
+    errorCallbackURL: url.optional(),
+    newUserCallbackURL: url.optional(),
+  }),
+  '/update-user': z.looseObject({
+    name: boundedText(USER_NAME_MAX).optional(),
+    image: url.nullish(),
+  }),
+  '/change-email': z.looseObject({
+    newEmail: email.optional(),
+    callbackURL: url.optional(),
+  }),
+  '/change-password': z.looseObject({
+    currentPassword: password.optional(),
+    newPassword: password.optional(),
+    revokeOtherSessions: z.boolean().optional(),
+  }),
   '/organization/create': z.looseObject({
     name: boundedText(ORGANIZATION_NAME_MAX).optional(),
     slug: boundedText(ORGANIZATION_SLUG_MAX).optional(),

@@ -55,11 +55,14 @@ export type PromptTemplate = z.infer<typeof promptTemplateSchema>
 /** `GET /api/admin/conversation-evals/prompts`. */
 export const promptTemplateListSchema = z.array(promptTemplateSchema)
 
-/** The admin view of a builder conversation, from any organization. */
+/**
+ * The admin view of a builder conversation, from any organization. `org.name` is what screens show:
+ * the organization's name, or for a personal one its owner's, e.g. 'Ada Admin (personal)'.
+ */
 export const adminConversationSchema = z.object({
   id: z.string(),
   title: z.string(),
-  org: z.object({ slug: z.string() }),
+  org: z.object({ slug: z.string(), name: z.string() }),
   app: z.object({ name: z.string() }).nullable(),
   message_count: z.number().int(),
   created_at: z.string(),
@@ -192,6 +195,8 @@ export const evaluationItemSchema = z.object({
   conversation_id: z.string(),
   conversation_title: z.string().nullable(),
   org_slug: z.string().nullable(),
+  /** What screens show (see `adminConversationSchema`); null once the conversation is deleted. */
+  org_name: z.string().nullable(),
   app_slug: z.string().nullable(),
   app_name: z.string().nullable(),
   started_at: z.string().nullable(),
@@ -209,11 +214,12 @@ export const evaluationStatusResponseSchema = evaluationSchema.extend({
 })
 export type EvaluationStatusResponse = z.infer<typeof evaluationStatusResponseSchema>
 
-/** One row of the results list and its CSV/JSON exports. */
+/** One row of the results list and its CSV/JSON exports (which leave out `org_name`). */
 export const evaluationResultSchema = z.object({
   conversation_id: z.string(),
   conversation_title: z.string().nullable(),
   org_slug: z.string().nullable(),
+  org_name: z.string().nullable(),
   summary: z.string().nullable(),
   processing_time_ms: z.number().int().nullable(),
 })
@@ -224,6 +230,7 @@ export function evaluationResults(items: readonly EvaluationItem[]): EvaluationR
     conversation_id: item.conversation_id,
     conversation_title: item.conversation_title,
     org_slug: item.org_slug,
+    org_name: item.org_name,
     summary: item.summary ?? (item.error ? `Failed: ${item.error}` : null),
     processing_time_ms: item.processing_time_ms,
   }))

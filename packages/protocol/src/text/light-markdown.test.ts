@@ -58,6 +58,35 @@ describe('parseInline', () => {
       text('<img src=x onerror=alert(1)>'),
     ])
   })
+
+  // Issue 20: the integration guide's answer showed raw `[x](y)` links.
+  it('turns [text](https://…) into a link and any other target into its text alone', () => {
+    expect(parseInline('See [the **API** docs](https://linear.app/developers) now')).toEqual([
+      text('See '),
+      {
+        type: 'link',
+        href: 'https://linear.app/developers',
+        children: [text('the '), { type: 'bold', children: [text('API')] }, text(' docs')],
+      },
+      text(' now'),
+    ])
+    expect(parseInline('[mail us](mailto:help@example.com)')).toEqual([
+      { type: 'link', href: 'mailto:help@example.com', children: [text('mail us')] },
+    ])
+    expect(parseInline('Read [tool-calls.md](../tool-calls.md).')).toEqual([
+      text('Read '),
+      text('tool-calls.md'),
+      text('.'),
+    ])
+    expect(parseInline('[click](javascript:alert(1))')).toEqual([text('click'), text(')')])
+    // Not links: spaces in the target, nothing to show, unclosed (still streaming), code.
+    for (const literal of ['[a](b c)', '[](https://x.dev)', '[docs](https://x.d', 'a[0](1 2)']) {
+      expect(parseInline(literal)).toEqual([text(literal)])
+    }
+    expect(parseInline('`[a](https://x.dev)`')).toEqual([
+      { type: 'code', text: '[a](https://x.dev)' },
+    ])
+  })
 })
 
 describe('parseLightMarkdown', () => {

@@ -10,6 +10,8 @@ export type InlineNode =
   | { type: 'bold'; children: InlineNode[] }
   | { type: 'italic'; children: InlineNode[] }
   | { type: 'code'; text: string }
+  /** `[text](https://…)`; only web and mail addresses become links. */
+  | { type: 'link'; href: string; children: InlineNode[] }
 
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6
 
@@ -67,7 +69,10 @@ export function parseLightMarkdown(text: string): MarkdownNode[] {
   return nodes
 }
 
-/** **bold**, __italic__ and `code`; unmatched markers stay literal text. */
+/**
+ * **bold**, __italic__, `code` and [links](https://…); unmatched markers stay literal text. A link
+ * to anything but a web or mail address (a path, a page of some docs) shows as its text alone.
+ */
 export function parseInline(text: string): InlineNode[] {
   const nodes: InlineNode[] = []
   let buffer = ''
@@ -90,6 +95,15 @@ export function parseInline(text: string): InlineNode[] {
       }
       continue
     }
+    const link = text[index] === '[' ? readLink(text, index) : undefined
+    if (link) {
+      flush()
+      const children = parseInline(link.label)
+      if (linkTarget.test(link.target)) nodes.push({ type: 'link', href: link.target, children })
+      else nodes.push(...children)
+      index = link.end
+      continue
+    }
     const marker = text.slice(index, index + 2)
     if ((marker === '**' || marker === '__') && canOpen(text, index, marker)) {
       const close = findClosingMarker(text, marker, index + 2)
@@ -106,6 +120,21 @@ export function parseInline(text: string): InlineNode[] {
   }
   flush()
   return nodes
+}
+
+const linkTarget = /^(?:https?:\/\/|mailto:)\S+$/i
+
+/** `[label](target)` starting at `start`: no brackets in the label, no spaces in the target. */
+function readLink(text: string, start: number) {
+  const labelEnd = text.indexOf(']', start + 1)
+  if (labelEnd === -1 || text[labelEnd + 1] !== '(') return undefined
+  const label = text.slice(start + 1, labelEnd)
+  if (label.trim() === '' || label.includes('[')) return undefined
+  const targetEnd = text.indexOf(')', labelEnd + 2)
+  if (targetEnd === -1) return undefined
+  const target = text.slice(labelEnd + 2, targetEnd)
+  if (!/^\S+$/.test(target)) return undefined
+  return { label, target, end: targetEnd + 1 }
 }
 
 function backtickRunLength(text: string, start: number): number {

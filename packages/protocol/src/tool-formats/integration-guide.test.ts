@@ -19,4 +19,14 @@ describe('integration guide output', () => {
     expect(integrationGuideTitle('Stripe')).toBe('Stripe Integration Guide')
     expect(integrationGuideWaitingText('Stripe')).toBe('Generating Stripe guide...')
   })
+
+  // Issue 20: the panel read 'linear Integration Guide', the model's spelling of the preset.
+  it('names a preset by its display name, however the model spells it', () => {
+    expect(integrationGuideTitle('linear')).toBe('Linear Integration Guide')
+    expect(integrationGuideWaitingText('linear')).toBe('Generating Linear guide...')
+    expect(integrationGuideTitle('google-sheets')).toBe('Google Sheets Integration Guide')
+    expect(integrationGuideTitle('Google sheets')).toBe('Google Sheets Integration Guide')
+    expect(integrationGuideTitle('hubspot')).toBe('HubSpot Integration Guide')
+    expect(integrationGuideTitle(' stripe ')).toBe('Stripe Integration Guide')
+  })
 })

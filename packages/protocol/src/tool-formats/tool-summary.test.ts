@@ -86,6 +86,9 @@ describe('summarizeToolCall', () => {
     expect(summarizeToolCall('integration_guide', { integration: 'Stripe' })).toBe(
       'Stripe Integration Guide',
     )
+    expect(summarizeToolCall('integration_guide', { integration: 'linear' })).toBe(
+      'Linear Integration Guide',
+    )
   })
 
   it('falls back to the tool name for unknown tools and odd inputs', () => {

@@ -15,7 +15,7 @@ import { useOrganizationHarness } from '../../testing/organization-harness.ts'
 const maxBodyBytes = 64 * 1024
 
 describe('apps host with production servers', { timeout: 240_000 }, () => {
-  // The first user is the platform admin: they may deploy.
+  // The owner signs up through the setup link, so is the platform admin: they may deploy.
   const setup = useOrganizationHarness({
     environment: { APPS_IDLE_MINUTES: '0.01', MAX_BODY_BYTES: String(maxBodyBytes) },
     organizationName: 'Back ends',

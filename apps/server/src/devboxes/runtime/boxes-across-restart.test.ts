@@ -52,6 +52,13 @@ describe(`dev boxes across a restart (${testDatabaseKind})`, () => {
 
     const second = await startServer(config, { serveWeb: false })
     cleanups.push(second.stop)
+    // Issue 20: the box exists, so the builder says 'Starting preview…', not a new app's text.
+    const reopening = await call(
+      `http://127.0.0.1:${second.port}`,
+      `/api/applications/${id}/editor-ready`,
+      { headers: auth },
+    )
+    expect(await reopening.json()).toEqual({ ready: false, starting_preview: true })
     expect(await waitReady(`http://127.0.0.1:${second.port}`)).toBe(true)
     expect(await second.devboxes.box(id)?.files.read('src/kept.txt')).toBe('still here')
   })

@@ -77,6 +77,8 @@ export type DevboxRuntime = {
   state: (applicationId: string) => DevboxState
   /** Whether the application's box is open, without opening it. */
   isOpen: (applicationId: string) => boolean
+  /** Whether the application's box exists from before the restart and is not open yet. */
+  isReopening: (applicationId: string) => boolean
   /** The application's box when it is open; first use after a restart starts opening it. */
   box: (applicationId: string) => Devbox | undefined
   /**
@@ -154,6 +156,7 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
       return state.states.get(applicationId) ?? 'missing'
     },
     isOpen: (applicationId) => boxes.has(applicationId),
+    isReopening: (applicationId) => unopened.has(applicationId),
     box: (applicationId) => {
       const box = boxes.get(applicationId)
       if (!box && unopened.has(applicationId)) void ensureOpen(state, applicationId)

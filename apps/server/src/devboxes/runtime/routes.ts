@@ -27,7 +27,14 @@ export function editorReadyRoutes(options: {
     if (state === 'failed') {
       return context.json({ ready: false, error: 'The dev box could not be started.' })
     }
-    if (state !== 'ready') return context.json({ ready: false })
+    // A box from before a restart reopens like an idle dev server starts again: it is no new app.
+    if (state !== 'ready') {
+      return context.json(
+        devboxes.isReopening(record.id)
+          ? { ready: false, starting_preview: true }
+          : { ready: false },
+      )
+    }
     const ready = await devboxes.isEditorReady(record.id)
     return context.json(ready ? { ready } : { ready, starting_preview: true })
   })

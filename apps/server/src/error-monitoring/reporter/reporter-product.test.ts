@@ -47,7 +47,7 @@ type Group = {
  * error symbolicated back to src/App.tsx, and the production server's errors.
  */
 describe('error reporters in the product', { timeout: 400_000 }, () => {
-  // The first user is the platform admin: they may deploy.
+  // The owner signs up through the setup link, so is the platform admin: they may deploy.
   const setup = useOrganizationHarness({ organizationName: 'Reporters', listen: true })
   let applicationId: string
   let browser: Browser

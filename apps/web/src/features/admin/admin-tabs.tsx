@@ -4,6 +4,9 @@ const tabs = [
   { to: '/admin', label: 'Integrations' },
   { to: '/admin/evals', label: 'Conversation Evaluations' },
   { to: '/admin/pool', label: 'Devbox Pool' },
+  { to: '/admin/users', label: 'Users' },
+  { to: '/admin/mail', label: 'Mail' },
+  { to: '/admin/access', label: 'Access' },
 ] as const
 
 export function AdminTabs() {

@@ -86,7 +86,7 @@ function OpenCreateApplicationDialog({
       <form id={formId} onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         <div className="flex flex-col gap-1.5">
           <label htmlFor={nameId} className="text-sm font-medium text-zinc-700">
-            Name <span className="font-normal text-zinc-400">(optional)</span>
+            Name <span className="font-normal text-zinc-500">(optional)</span>
           </label>
           <input
             id={nameId}

@@ -6,6 +6,12 @@ import { TextField } from '../../components/ui/text-field.tsx'
 import type { Session } from '../../lib/session-query.ts'
 import { useStartSession } from './use-start-session.ts'
 
+/** What an auth call may answer instead of a session: a text saying what the user does next. */
+export type AuthPending = { pendingMessage: string }
+
+const isPending = (value: unknown): value is AuthPending =>
+  typeof value === 'object' && value !== null && 'pendingMessage' in value
+
 type AuthFormProps = {
   /** The auth call (sign in or sign up); it throws when refused. */
   authenticate: () => Promise<unknown>
@@ -26,8 +32,10 @@ export function AuthForm({
   const startSession = useStartSession()
   const submit = useMutation({
     mutationFn: async () => {
-      await authenticate()
+      const outcome = await authenticate()
+      if (isPending(outcome)) return outcome
       await onAuthenticated(await startSession())
+      return undefined
     },
   })
 
@@ -39,6 +47,7 @@ export function AuthForm({
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4">
       {submit.error && <Alert>{submit.error.message}</Alert>}
+      {submit.data && <Alert tone="success">{submit.data.pendingMessage}</Alert>}
       {children}
       <Button type="submit" disabled={submit.isPending} className="mt-2 w-full">
         {submit.isPending ? pendingLabel : submitLabel}
@@ -82,6 +91,7 @@ export function PasswordField({
   onValue,
   autoComplete,
   minLength,
+  autoFocus,
 }: FieldProps & { autoComplete: 'current-password' | 'new-password'; minLength?: number }) {
   return (
     <TextField
@@ -93,6 +103,7 @@ export function PasswordField({
       value={value}
       onChange={(event) => onValue(event.target.value)}
       required
+      autoFocus={autoFocus}
     />
   )
 }

@@ -1,7 +1,9 @@
+import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { authClient, unwrapAuthResult } from '../../lib/auth-client.ts'
 import type { Session } from '../../lib/session-query.ts'
 import { AuthForm, EmailField, PasswordField } from './auth-form.tsx'
+import { authTexts } from './auth-texts.ts'
 
 export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => Promise<void> }) {
   const [email, setEmail] = useState('')
@@ -17,6 +19,12 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => P
     >
       <EmailField value={email} onValue={setEmail} autoFocus />
       <PasswordField value={password} onValue={setPassword} autoComplete="current-password" />
+      <Link
+        to="/forgot-password"
+        className="-mt-2 self-end text-xs font-medium text-accent-700 hover:underline"
+      >
+        {authTexts.forgotLink}
+      </Link>
     </AuthForm>
   )
 }

@@ -1,23 +1,41 @@
 import { useState } from 'react'
 import { authClient, unwrapAuthResult } from '../../lib/auth-client.ts'
 import type { Session } from '../../lib/session-query.ts'
-import { AuthForm, EmailField, NameField, PasswordField } from './auth-form.tsx'
+import { AuthForm, type AuthPending, EmailField, NameField, PasswordField } from './auth-form.tsx'
+import { authTexts } from './auth-texts.ts'
+
+/** The header the server's sign-up rules read (apps/server auth.ts `setupCodeHeader`). */
+const setupCodeHeader = 'x-sprout-setup-code'
 
 export const MIN_PASSWORD_LENGTH = 8
 
-export function SignUpForm({ onSignedUp }: { onSignedUp: (session: Session) => Promise<void> }) {
+type SignUpFormProps = {
+  onSignedUp: (session: Session) => Promise<void>
+  /** The setup link's code (/setup): lets the first admin in whatever the sign-up rules. */
+  setupCode?: string
+}
+
+export function SignUpForm({ onSignedUp, setupCode }: SignUpFormProps) {
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const signUp = () => {
+  const signUp = async (): Promise<AuthPending | undefined> => {
     const trimmedEmail = email.trim()
-    return unwrapAuthResult(
-      authClient.signUp.email({
-        name: name.trim() || trimmedEmail.split('@')[0] || trimmedEmail,
-        email: trimmedEmail,
-        password,
-      }),
+    await unwrapAuthResult(
+      authClient.signUp.email(
+        {
+          name: name.trim() || trimmedEmail.split('@')[0] || trimmedEmail,
+          email: trimmedEmail,
+          password,
+        },
+        setupCode ? { headers: { [setupCodeHeader]: setupCode } } : undefined,
+      ),
     )
+    // REQUIRE_EMAIL_VERIFICATION: the account exists, the session starts from the mailed link
+    // (the answer carries no token either way: the server keeps them out of bodies).
+    const { data: session } = await authClient.getSession()
+    if (!session) return { pendingMessage: authTexts.verificationSent(trimmedEmail) }
+    return undefined
   }
   return (
     <AuthForm

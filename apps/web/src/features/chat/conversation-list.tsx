@@ -2,6 +2,7 @@ import { formatConversationTime } from '@sprout/protocol/text/conversation-time.
 import { useState } from 'react'
 import { PanelIcon, PlusIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
+import { PHONE_MEDIA_QUERY, useMediaQuery } from '../../hooks/use-media-query.ts'
 import { useNow } from '../../hooks/use-now.ts'
 import { classNames } from '../../lib/class-names.ts'
 import type { ConversationSummary } from './chat-api.ts'
@@ -29,6 +30,11 @@ export function ConversationList({
 }: ConversationListProps) {
   const [open, setOpen] = useState(openOnWideScreens)
   const now = useNow(30_000)
+  const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
+  // On a phone the open list covers the chat, so a choice closes it.
+  const closeOnPhone = () => {
+    if (isPhone) setOpen(false)
+  }
   return (
     <aside
       aria-label="Conversations"
@@ -36,6 +42,8 @@ export function ConversationList({
       className={classNames(
         'flex min-h-0 shrink-0 flex-col border-r border-zinc-200 bg-white transition-[width]',
         open ? 'w-64' : 'w-12',
+        // On a phone the open list lies over the chat instead of squeezing it.
+        open && 'phone:absolute phone:inset-y-0 phone:left-0 phone:z-20 phone:shadow-xl',
       )}
     >
       <div className={classNames('flex items-center gap-1 p-2', !open && 'flex-col')}>
@@ -67,7 +75,10 @@ export function ConversationList({
           <div className="px-2 pb-2">
             <button
               type="button"
-              onClick={onNew}
+              onClick={() => {
+                closeOnPhone()
+                onNew()
+              }}
               className="flex h-8 w-full items-center justify-center gap-1.5 rounded-lg border border-zinc-200 bg-white text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50"
             >
               <PlusIcon className="size-3.5" />
@@ -92,7 +103,10 @@ export function ConversationList({
                 <li key={conversation.id}>
                   <button
                     type="button"
-                    onClick={() => onSelect(conversation)}
+                    onClick={() => {
+                      closeOnPhone()
+                      onSelect(conversation)
+                    }}
                     aria-current={conversation.id === selectedId ? 'true' : undefined}
                     className={classNames(
                       'flex w-full flex-col rounded-lg px-2 py-1.5 text-left',

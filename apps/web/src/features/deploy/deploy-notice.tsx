@@ -9,7 +9,11 @@ type DeployNoticeProps = {
   onClose?: () => void
 }
 
-/** A toast in the corner; a failure keeps the build's output readable until it is closed. */
+/**
+ * A toast at the top right, under the navbar and the preview's toolbar, so it never covers the
+ * chat's input or the toolbar's buttons (on a phone also the builder's tabs). A failure keeps the
+ * build's output readable until it is closed.
+ */
 export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
   const [headline, ...details] = message.split('\n')
   return createPortal(
@@ -17,7 +21,7 @@ export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
       role={kind === 'failure' ? 'alert' : 'status'}
       data-testid="deploy-notice"
       className={classNames(
-        'fixed right-4 bottom-4 z-50 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
+        'fixed top-28 right-4 z-50 phone:top-40 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
         kind === 'failure' ? 'border-red-200' : 'border-zinc-200',
       )}
     >

@@ -28,7 +28,7 @@ export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorList
 
   let body: ReactNode
   if (errors.isPending) {
-    body = <p className="text-zinc-400">Loading…</p>
+    body = <p className="text-zinc-500">Loading…</p>
   } else if (errors.isError && groups.length === 0) {
     body = <p className="text-red-600">Error loading</p>
   } else if (groups.length === 0) {

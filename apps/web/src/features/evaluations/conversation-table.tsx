@@ -52,7 +52,7 @@ export function ConversationTable({
                   />
                 </td>
                 <td className="max-w-xs truncate px-4 py-3 font-medium text-zinc-900">{title}</td>
-                <td className="px-4 py-3 text-zinc-600">{conversation.org.slug}</td>
+                <td className="px-4 py-3 text-zinc-600">{conversation.org.name}</td>
                 <td className="px-4 py-3 text-zinc-600">{conversation.app?.name ?? '—'}</td>
                 <td className="px-4 py-3 tabular-nums text-zinc-600">
                   {conversation.message_count}

@@ -50,7 +50,7 @@ describe('EvaluationExecution', () => {
     await until(() => field('status') === 'in_progress')
     expect(fake.callsTo('/start', 'POST')).toHaveLength(1)
     expect(pageText()).toContain('0 / 2 complete')
-    expect(item('Conversation 1')?.textContent).toContain('acme / counter')
+    expect(item('Conversation 1')?.textContent).toContain('Acme Corp / counter')
     expect(pageText()).not.toContain('View Full Results')
     expect(document.querySelector('a[href="/admin/evals"]')?.textContent).toBe(
       'Back to Evaluations',

@@ -102,7 +102,7 @@ function ExecutionItem({ item }: { item: EvaluationItem }) {
             </p>
           </div>
           <p className="text-xs text-zinc-500">
-            {[item.org_slug, item.app_slug].filter(Boolean).join(' / ')}
+            {[item.org_name, item.app_slug].filter(Boolean).join(' / ')}
           </p>
           {item.status === 'failed' && item.error && (
             <p className="mt-2 text-sm text-red-600">Failed: {item.error}</p>

@@ -17,8 +17,12 @@ export function resultsCsv(results: readonly EvaluationResult[]): string {
   )
 }
 
+/** Export JSON: the results as an array, each with the same fields as the CSV's columns. */
 export function resultsJson(results: readonly EvaluationResult[]): string {
-  return `${JSON.stringify(results, null, 2)}\n`
+  const rows = results.map((result) =>
+    Object.fromEntries(columns.map((column) => [column, result[column]])),
+  )
+  return `${JSON.stringify(rows, null, 2)}\n`
 }
 
 /** Saves text as a file through a temporary link. */

@@ -55,7 +55,7 @@ export function EvaluationResults({
                 {result.conversation_title || 'Untitled Conversation'}
               </p>
               <p className="text-xs text-zinc-500">
-                {result.org_slug ?? ''}
+                {result.org_name ?? ''}
                 {result.processing_time_ms !== null &&
                   ` · ${(result.processing_time_ms / 1000).toFixed(1)}s`}
               </p>

@@ -53,7 +53,9 @@ describe('EvaluationsPanel', () => {
     const headers = [...document.querySelectorAll('th')].map((cell) => cell.textContent)
     expect(headers.slice(1)).toEqual(['Title', 'Organization', 'App', 'Messages', 'Created'])
     const row = document.querySelector('tr[aria-label="Conversation 1"]')?.textContent ?? ''
-    expect(row).toContain('acme')
+    // The organization's name, not its slug (issue 20: personal ones showed `personal-<id>`).
+    expect(row).toContain('Acme Corp')
+    expect(row).not.toContain('acme')
     expect(row).toContain('Counter')
     expect(row).toContain('2')
     expect(fake.callsTo('/api/admin/conversations')[0]?.url).toContain('limit=100')
@@ -114,6 +116,8 @@ describe('EvaluationsPanel', () => {
     expect(results?.querySelectorAll('li')).toHaveLength(2)
     // The markdown summary is rendered: the heading and bold as text, not as marks.
     expect(results?.textContent).toContain('Untitled Conversation')
+    expect(results?.textContent).toContain('Acme Corp')
+    expect(results?.textContent).not.toContain('acme')
     expect(results?.textContent).toContain('Outcome: built = 1+1')
     expect(results?.querySelector('strong')?.textContent).toBe('Outcome')
 

@@ -14,7 +14,7 @@ export function ModelDetails({ model }: { model: Model }) {
     <div data-testid="model-details" className="flex flex-col gap-4">
       <div>
         <p className="text-sm font-semibold text-zinc-900">{model.name}</p>
-        <p className="text-xs text-zinc-400">{providerGroupLabels[model.provider]}</p>
+        <p className="text-xs text-zinc-500">{providerGroupLabels[model.provider]}</p>
         <p className="mt-2 text-sm text-zinc-600">{model.description}</p>
         {!model.available && model.unavailableReason && (
           <p className="mt-2 rounded-lg bg-amber-50 px-2 py-1.5 text-xs text-amber-800">
@@ -29,7 +29,7 @@ export function ModelDetails({ model }: { model: Model }) {
       </dl>
       <div>
         <p className="mb-1.5 text-xs font-medium text-zinc-700">
-          Price <span className="font-normal text-zinc-400">per million tokens</span>
+          Price <span className="font-normal text-zinc-500">per million tokens</span>
         </p>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1">
           {priceRows.map((row) => (

@@ -28,7 +28,7 @@ export function ModelOptionGroup({
     <div role="group" aria-labelledby={`${idPrefix}-group-${group.provider}`}>
       <div
         id={`${idPrefix}-group-${group.provider}`}
-        className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-zinc-400 uppercase"
+        className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase"
       >
         {group.label}
       </div>

@@ -4,6 +4,7 @@ import { Alert } from '../../components/ui/alert.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { inputClasses, TextField } from '../../components/ui/text-field.tsx'
 import { authClient, unwrapAuthResult } from '../../lib/auth-client.ts'
+import { useSignInOptions } from '../../lib/sign-in-options-query.ts'
 import { InvitationLink } from './invitation-link.tsx'
 
 type InvitableRole = 'member' | 'admin'
@@ -13,6 +14,7 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
   const roleId = useId()
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<InvitableRole>('member')
+  const mailConfigured = useSignInOptions().data?.mail === true
   const invite = useMutation({
     mutationFn: async (input: { email: string; role: InvitableRole }) => {
       const invitation = await unwrapAuthResult(
@@ -70,7 +72,9 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
       {invite.data && (
         <div className="rounded-xl border border-accent-200 bg-accent-50 p-3">
           <p className="mb-2 text-sm text-accent-700">
-            Invitation created for {invite.data.email}. Send them this link:
+            {mailConfigured
+              ? `Invitation mailed to ${invite.data.email}. You can also send them this link:`
+              : `Invitation created for ${invite.data.email}. Send them this link:`}
           </p>
           <InvitationLink invitationId={invite.data.id} email={invite.data.email} />
         </div>

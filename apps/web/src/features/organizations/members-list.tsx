@@ -19,7 +19,7 @@ export function MembersList({
             <p className="truncate text-sm font-medium text-zinc-900">
               {member.user.name || member.user.email}
               {member.userId === currentUserId && (
-                <span className="ml-1 font-normal text-zinc-400">(you)</span>
+                <span className="ml-1 font-normal text-zinc-500">(you)</span>
               )}
             </p>
             <p className="truncate text-xs text-zinc-500">{member.user.email}</p>

@@ -39,7 +39,7 @@ export function PoolPanel() {
             Ready devboxes are handed to new applications at once.
           </p>
         </div>
-        <p className="flex items-center gap-2 text-xs text-zinc-400">
+        <p className="flex items-center gap-2 text-xs text-zinc-500">
           {stats.isFetching && <Spinner className="size-3" />}
           Stats refresh every {refreshSeconds} seconds
         </p>

@@ -20,6 +20,17 @@ describe('PreviewPane', () => {
     expect(container.querySelector('iframe')).toBeNull()
   })
 
+  // Issue 20: opening an idle app's builder flashed the new app's 'Setting up its dev box'
+  // while its first readiness answer was on its way.
+  it("says neither start text before the first readiness answer, so an idle app never flashes 'Starting your app…'", () => {
+    const container = renderPane({ previewUrl, readiness: undefined })
+    const status = container.querySelector('[role="status"]')?.textContent
+    expect(status).toContain('Opening the preview…')
+    expect(status).not.toContain('Starting your app…')
+    expect(status).not.toContain('Setting up its dev box')
+    expect(container.querySelector('iframe')).toBeNull()
+  })
+
   it("says 'Starting your app…' while a new dev box is set up", () => {
     const container = renderPane({ previewUrl, readiness: { ready: false } })
     expect(container.querySelector('[role="status"]')?.textContent).toContain('Starting your app…')

@@ -14,7 +14,8 @@ export type PreviewPaneProps = {
   prodUrl?: string
   /**
    * The dev box's readiness; until it is ready the pane says 'Starting your app…', or 'Starting
-   * preview…' when the box exists and its dev server starts again after idling.
+   * preview…' when the box exists and its dev server starts again after idling. Unknown (the first
+   * answer is on its way): 'Opening the preview…', so an idle app never flashes the new app's text.
    */
   readiness?: { ready: boolean; error?: string; starting_preview?: boolean }
   /** More toolbar buttons, e.g. the admin's deploy button. */
@@ -26,6 +27,8 @@ export type PreviewPaneProps = {
    * was still loading (before its live-reload socket connected) is never left unseen.
    */
   reloadSignal?: number
+  /** Takes the whole width instead of 250/500px: the builder's Preview tab on a phone. */
+  fill?: boolean
 }
 
 /**
@@ -39,6 +42,7 @@ export function PreviewPane({
   actions,
   footer,
   reloadSignal = 0,
+  fill = false,
 }: PreviewPaneProps) {
   const paneRef = useRef<HTMLElement>(null)
   const [focused, setFocused] = useState(false)
@@ -59,13 +63,15 @@ export function PreviewPane({
   let body: ReactNode
   if (!previewUrl) {
     body = <PreviewMessage title="No preview available" />
-  } else if (readiness?.error) {
+  } else if (!readiness) {
+    body = <PreviewMessage title="Opening the preview…" busy />
+  } else if (readiness.error) {
     body = (
       <PreviewMessage title="Your app could not start" tone="error">
         {readiness.error}
       </PreviewMessage>
     )
-  } else if (!ready && readiness?.starting_preview) {
+  } else if (!ready && readiness.starting_preview) {
     body = (
       <PreviewMessage title="Starting preview…" busy>
         The dev server was stopped while nobody used it. It is back in a moment.
@@ -99,8 +105,11 @@ export function PreviewPane({
       ref={paneRef}
       aria-label="Preview"
       data-focused={focused}
-      style={{ width }}
-      className="flex shrink-0 flex-col border-l border-zinc-200 bg-zinc-50/70 transition-[width] duration-200 ease-out"
+      style={fill ? undefined : { width }}
+      className={classNames(
+        'flex shrink-0 flex-col border-zinc-200 bg-zinc-50/70',
+        fill ? 'min-w-0 flex-1' : 'border-l transition-[width] duration-200 ease-out',
+      )}
     >
       <PreviewToolbar
         previewUrl={previewUrl}
@@ -113,7 +122,7 @@ export function PreviewPane({
       <div className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-3">
         {body}
         {previewUrl && ready && source.src && (
-          <p className="text-center text-[11px] text-zinc-400">
+          <p className="text-center text-[11px] text-zinc-500">
             {focused ? 'Click outside the preview to shrink it' : 'Click the preview to interact'}
           </p>
         )}

@@ -5,7 +5,8 @@ import { ToolCallView } from './tool-call-view.tsx'
 
 afterEach(cleanup)
 
-const input = { integration: 'Linear', question: 'How do I list my issues?' }
+// The model's spelling: the preset's id (issue 20: the title read 'linear Integration Guide').
+const input = { integration: 'linear', question: 'How do I list my issues?' }
 
 function renderGuide(output: unknown, isStreaming = false) {
   return render(
@@ -42,6 +43,19 @@ describe('integration_guide tool view', () => {
     )
     expect(container.querySelector('pre')?.textContent).toContain("getAccessToken('linear')")
     expect(container.textContent).not.toContain('```')
+  })
+
+  it("titles the panel with the integration's display name, case and all, and renders links", () => {
+    const container = renderGuide(
+      'See [the GraphQL API](https://linear.app/developers/graphql) for every field.',
+    )
+    const title = container.querySelector('button[aria-expanded]')?.textContent ?? ''
+    expect(title).toContain('Linear Integration Guide')
+    expect(title).not.toContain('linear Integration Guide')
+    const link = container.querySelector('a')
+    expect(link?.textContent).toBe('the GraphQL API')
+    expect(link?.getAttribute('href')).toBe('https://linear.app/developers/graphql')
+    expect(container.textContent).not.toContain('](')
   })
 
   it("reads an object's response, answer or content", () => {

@@ -21,7 +21,7 @@ export function WebSearchResults({ output }: { output: unknown }) {
           >
             {webSearchResultTitle(result)}
           </a>
-          <span className="ml-2 text-xs text-zinc-400">{result.url}</span>
+          <span className="ml-2 text-xs text-zinc-500">{result.url}</span>
         </li>
       ))}
     </ul>

@@ -1,0 +1,12 @@
+import type { SignInOptions } from '@sprout/protocol/api/access.ts'
+import { useQuery } from '@tanstack/react-query'
+import { apiRequest } from './api-client.ts'
+
+/** What the sign-in screens offer: sign-up rules, mail, single sign-on (docs/product/auth.md). */
+export function useSignInOptions() {
+  return useQuery({
+    queryKey: ['sign-in-options'],
+    queryFn: () => apiRequest<SignInOptions>('/api/sign-in-options', { organizationId: null }),
+    staleTime: 60_000,
+  })
+}
