@@ -168,7 +168,8 @@ export async function startChatHarness(options: { maxRetries?: number; listen?: 
     harness.created.conversations.settings.maxRetries = options.maxRetries
   }
   if (options.listen !== false) await harness.listen()
-  const owner = await harness.signUp()
+  // The installation's admin (the setup link), so the chat tests may deploy too.
+  const owner = await harness.signUpAdmin()
   const actor: ChatActor = {
     harness,
     user: owner,
