@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Config } from '../config/config.ts'
 import { headerText, isSingleAddress } from './header-values.ts'
 import type { ClaimedMail } from './outbox.ts'
@@ -56,13 +56,19 @@ export type SmtpSender = {
 }
 
 export function createSmtpSender(mail: Config['mail'], timeouts: SmtpTimeouts): SmtpSender {
-  const transport = createTransport(transportOptions(mail, timeouts))
+  // nodemailer loads with the first message, not with the server (its start stays fast).
+  let transport: Transporter | undefined
+  const transportOf = async () => {
+    const { createTransport } = await import('nodemailer')
+    transport ??= createTransport(transportOptions(mail, timeouts))
+    return transport
+  }
   return {
     send: async (message, signal) => {
       if (!isSingleAddress(message.recipient)) {
         throw new UnsendableMailError('The recipient is not one email address')
       }
-      await transport.sendMail({
+      await (await transportOf()).sendMail({
         from: mail.from,
         // An address object is never parsed as a list: the envelope names this one recipient.
         to: { name: '', address: message.recipient },
@@ -72,6 +78,6 @@ export function createSmtpSender(mail: Config['mail'], timeouts: SmtpTimeouts): 
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeouts.sendMs)]),
       })
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   }
 }
