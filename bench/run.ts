@@ -7,6 +7,7 @@ import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
+import { benchCodeTab } from './code-tab.ts'
 import {
   type BaselineMetric,
   compareWithBaseline,
@@ -17,6 +18,7 @@ import {
 } from './compare.ts'
 import { benchConfinement } from './confinement.ts'
 import { benchDevbox } from './devbox.ts'
+import { benchDownload } from './download.ts'
 import { benchErrorIngest } from './error-ingest.ts'
 import { benchEvaluations } from './evaluations.ts'
 import { benchFullstackStarter } from './fullstack-starter.ts'
@@ -29,6 +31,7 @@ import { benchStartupWorkspaces } from './startup-workspaces.ts'
 import { benchSymbolication } from './symbolication.ts'
 import { benchTestSetup } from './test-setup.ts'
 import { benchVaultPreview } from './vault-preview.ts'
+import { benchVersions } from './versions.ts'
 
 /** A benchmark that prints figures only (none of them is compared). */
 const figuresOnly =
@@ -55,6 +58,9 @@ const benchmarks: Record<string, Benchmark> = {
   symbolication: figuresOnly(benchSymbolication),
   evaluations: figuresOnly(benchEvaluations),
   'admin-users': figuresOnly(benchAdminUsers),
+  versions: figuresOnly(benchVersions),
+  'code-tab': figuresOnly(benchCodeTab),
+  download: figuresOnly(benchDownload),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

@@ -19,6 +19,7 @@ const layers: Record<string, string[]> = {
     'app-runtime',
     'devboxes',
     'account',
+    'versions',
   ],
   chat: ['runs', 'conversations', 'explorations'],
 }

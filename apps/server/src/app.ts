@@ -41,6 +41,9 @@ import { modelRoutes } from './models/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { stopRunsOfUser } from './runs/service.ts'
 import { vaultRoutes } from './vault/routes.ts'
+import { fileRoutes } from './versions/file-routes.ts'
+import { versionRoutes } from './versions/routes.ts'
+import { takeOutRoutes } from './versions/take-out-routes.ts'
 
 /**
  * The product's areas, created in the order they need each other, its routes, and its preview
@@ -151,6 +154,19 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   app.route('/', editorReadyRoutes({ db, origins, memberships, devboxes }))
   app.route('/', deployRoutes({ db, origins, memberships, devboxes, deploysDir }))
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
+  app.route('/', versionRoutes({ db, origins, memberships, devboxes }))
+  app.route('/', fileRoutes({ db, origins, memberships, devboxes }))
+  app.route(
+    '/',
+    takeOutRoutes({
+      db,
+      origins,
+      memberships,
+      devboxes,
+      keyring: vault.keyring,
+      gitAllowedHosts: config.gitAllowedHosts,
+    }),
+  )
   app.route('/', adminIntegrationRoutes(integrationDeps))
   app.route('/', integrationRoutes({ ...integrationDeps, memberships }))
   const onKeyRotated = (applicationId: string) => {

@@ -1,4 +1,5 @@
 import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
+import { appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
@@ -10,6 +11,7 @@ import { errorGroups } from './schema/error-groups.ts'
 import { errorInstances } from './schema/error-instances.ts'
 import { errorProjects } from './schema/error-projects.ts'
 import { evaluationItems, evaluations } from './schema/evaluations.ts'
+import { gitRemotes } from './schema/git-remotes.ts'
 import { installationSettings } from './schema/installation-settings.ts'
 import { mailOutbox } from './schema/mail-outbox.ts'
 import { messages } from './schema/messages.ts'
@@ -38,4 +40,7 @@ export const schema = {
   evaluationItems,
   mailOutbox,
   installationSettings,
+  gitRemotes,
+  appVersions,
+  appRunNotes,
 }

@@ -153,6 +153,16 @@ const environmentSchema = z.object({
   DEVBOX_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(10),
   // Set by npm when Sprout runs through `npm start`: the registry boxes may reach with DEVBOX_EGRESS=registry.
   npm_config_registry: z.string().url().default('https://registry.npmjs.org/'),
+  // Private or loopback git hosts 'Push to Git' may reach (host or host:port, comma-separated).
+  GIT_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    ),
 })
 
 export type Config = {
@@ -197,6 +207,8 @@ export type Config = {
   /** GOOGLE_PICKER_SCRIPT_URL: the Picker API's script; its origin is allowed by the product's CSP. */
   googlePickerScriptUrl: string
   trustProxy: boolean
+  /** GIT_ALLOWED_HOSTS: private or loopback hosts (host or host:port) 'Push to Git' may reach. */
+  gitAllowedHosts: string[]
   /** Largest request body accepted by any route, checked before parsing (MAX_BODY_BYTES). */
   maxBodyBytes: number
   providers: {
@@ -301,6 +313,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       ...(values.BRAVE_SEARCH_API_KEY ? { braveApiKey: values.BRAVE_SEARCH_API_KEY } : {}),
       ...(values.TAVILY_API_KEY ? { tavilyApiKey: values.TAVILY_API_KEY } : {}),
     },
+    gitAllowedHosts: values.GIT_ALLOWED_HOSTS,
     devbox: {
       sandbox: values.DEVBOX_SANDBOX,
       disk: values.DEVBOX_DISK,

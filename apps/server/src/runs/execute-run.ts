@@ -15,6 +15,11 @@ import { AppError, conflict } from '../http/app-error.ts'
 import { createOrigins } from '../http/origins.ts'
 import type { EventStore } from '../stream/event-store.ts'
 import type { ApplicationSecrets, RunSecrets } from '../vault/service.ts'
+import {
+  commitPendingHandEdits,
+  recordRunVersion,
+  systemWithRunNotes,
+} from '../versions/service.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
 import { runErrorReports } from './run-error-reports.ts'
@@ -33,6 +38,8 @@ export type StartRunInput = {
   system: SystemPrompt
   /** A new user message; without it the run continues the stored history (retry). */
   userMessage?: { text: string; clientId: string | undefined }
+  /** Who sent it (or asked to continue): the author of the run's version. */
+  userId?: string
 }
 
 export type ActiveRun = {
@@ -126,6 +133,47 @@ function forStorage(chunk: AgentChunk): StreamChunk {
   return rest as StreamChunk
 }
 
+/** The system prompt, with what changed outside the agent since its last run (run-notes.ts). */
+async function systemOfRun(
+  database: DatabaseHandle,
+  input: StartRunInput,
+  box: Devbox | undefined,
+  applicationId: string,
+): Promise<string> {
+  const system = typeof input.system === 'string' ? input.system : input.system(box)
+  // Hand edits not yet committed become their version first, and their note is in this run's.
+  if (box) {
+    await commitPendingHandEdits(applicationId).catch((error: unknown) => {
+      console.error('[runs] the hand edits could not be committed:', error)
+    })
+  }
+  return box ? systemWithRunNotes(database.db, applicationId, system) : system
+}
+
+/** The run's commit becomes the app's next version (docs/product/versions.md "History"). */
+function checkpointRun(
+  environment: RunEnvironment,
+  run: ActiveRun,
+  input: StartRunInput,
+  box: Devbox,
+): Promise<unknown> {
+  const applicationId = input.conversation.applicationId ?? ''
+  const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
+  const message = cutText(firstLine, 72)
+  return environment.checkpoint(applicationId, () =>
+    recordRunVersion(
+      { db: environment.database.db, box },
+      {
+        applicationId,
+        title: message || 'Checkpoint',
+        runId: run.id,
+        conversationId: run.conversationId,
+        authorId: input.userId ?? null,
+      },
+    ),
+  )
+}
+
 /**
  * Runs the agent for a claimed, opened run: its chunks go to the event store as they come, the
  * history is replaced and the box checkpointed when it ends, and the run is closed whatever
@@ -171,7 +219,7 @@ export async function executeRun(
       model,
       modelId: input.model,
       contextWindow: input.contextWindow,
-      system: typeof input.system === 'string' ? input.system : input.system(box),
+      system: await systemOfRun(database, input, box, applicationId),
       messages: history,
       ...(box
         ? {
@@ -207,13 +255,7 @@ export async function executeRun(
     if ((await run.opened) && !run.openingFailed) {
       await replaceHistory(database.db, conversationId, result.messages)
     }
-    if (box && !run.openingFailed) {
-      const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
-      const message = cutText(firstLine, 72)
-      await environment.checkpoint(conversation.applicationId ?? '', () =>
-        box.checkpoint(message || 'Checkpoint'),
-      )
-    }
+    if (box && !run.openingFailed) await checkpointRun(environment, run, input, box)
     if (result.error?.errorType === 'interrupt') status = 'interrupted'
     else status = result.error ? 'failed' : 'finished'
     errorText = result.error?.message

@@ -92,6 +92,7 @@ export async function sendMessage(
     model: input.model,
     system: input.system,
     userMessage: { text: message, clientId: input.clientId },
+    userId: context.userId,
   })
 }
 
@@ -159,6 +160,7 @@ export async function continueConversation(
     conversation,
     model: input.model ?? conversation.activeModel,
     system: input.system,
+    userId: context.userId,
   })
   return { conversation, runId }
 }

@@ -46,6 +46,21 @@ const everyone = (status: number): Record<Role, number> => ({
 
 const json = (body: unknown): RequestInit => ({ body: JSON.stringify(body) })
 
+/** The ready application's version 1 (listing records it), as organization A's admin sees it. */
+async function firstVersionId(fixture: MatrixFixture): Promise<string> {
+  const response = await fixture.harness.request(
+    `/api/applications/${fixture.application.id}/versions`,
+    {
+      user: fixture.users.organizationAdmin,
+      headers: { 'organization-id': fixture.organizationId },
+    },
+  )
+  const page = (await response.json()) as { versions: { id: string; number: number }[] }
+  const first = page.versions.find((version) => version.number === 1)
+  if (!first) throw new Error('The application has no version 1')
+  return first.id
+}
+
 /** Acts as organization A's admin (fixtures for the chat routes). */
 async function asOrganizationAdmin(fixture: MatrixFixture, path: string, body: unknown) {
   const response = await fixture.harness.request(path, {
@@ -302,6 +317,64 @@ export const routeMatrix: Record<string, MatrixEntry> = {
       return { path: `${path}/${key}` }
     },
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/versions': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/versions` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/versions/:versionId/diff': {
+    request: async (fixture) => ({
+      path: `/api/applications/${fixture.application.id}/versions/${await firstVersionId(fixture)}/diff`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'POST /api/applications/:id/versions/:versionId/restore': {
+    request: async (fixture) => ({
+      path: `/api/applications/${fixture.application.id}/versions/${await firstVersionId(fixture)}/restore`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/files': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/files` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/files/content': {
+    request: ({ application }) => ({
+      path: `/api/applications/${application.id}/files/content?path=package.json`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'PUT /api/applications/:id/files/content': {
+    request: ({ application }, role) => ({
+      path: `/api/applications/${application.id}/files/content`,
+      init: json({ path: `matrix/${role}.md`, content: '# Matrix\n' }),
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/download': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/download` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'GET /api/applications/:id/git-remote': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/git-remote` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  // A loopback remote not in GIT_ALLOWED_HOSTS: members are refused the address, not the call.
+  'PUT /api/applications/:id/git-remote': {
+    request: ({ application }) => ({
+      path: `/api/applications/${application.id}/git-remote`,
+      init: json({ url: 'https://127.0.0.1/matrix.git' }),
+    }),
+    expect: { ...everyoneSignedIn(400), otherOrganization: 404 },
+  },
+  'DELETE /api/applications/:id/git-remote': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/git-remote` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  // No remote is set: members are told to set one.
+  'POST /api/applications/:id/push': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/push` }),
+    expect: { ...everyoneSignedIn(400), otherOrganization: 404 },
   },
   'POST /api/:projectId{[0-9]+}/envelope/': {
     request: async (fixture) => {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { useRef, useState } from 'react'
+import { type ReactNode, useRef, useState } from 'react'
 import { PageContainer } from '../components/layout/page-container.tsx'
 import { PanePanel, type PaneTab, PaneTabs } from '../components/layout/pane-tabs.tsx'
 import { Alert } from '../components/ui/alert.tsx'
@@ -11,6 +11,7 @@ import { applicationsQueryKey } from '../features/applications/application-queri
 import { useApplication } from '../features/applications/use-application.ts'
 import { useEditorReady } from '../features/applications/use-editor-ready.ts'
 import { ChatWorkspace } from '../features/chat/chat-workspace.tsx'
+import { CodeTab } from '../features/code/code-tab.tsx'
 import { DeployButton } from '../features/deploy/deploy-button.tsx'
 import { BuilderErrorList } from '../features/error-monitoring/builder-error-list.tsx'
 import { applicationErrorsQueryKey } from '../features/error-monitoring/use-application-errors.ts'
@@ -18,7 +19,12 @@ import { ModelSelector } from '../features/models/model-selector.tsx'
 import { useModels } from '../features/models/use-models.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
+import { DownloadButton } from '../features/take-out/download-button.tsx'
+import { PushButton } from '../features/take-out/push-button.tsx'
 import { VaultButton } from '../features/vault/vault-button.tsx'
+import { HistoryButton } from '../features/versions/history-button.tsx'
+import { HistoryColumn } from '../features/versions/history-column.tsx'
+import { type HistoryPane, useHistoryPane } from '../features/versions/use-history-pane.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
 import { PHONE_MEDIA_QUERY, useMediaQuery } from '../hooks/use-media-query.ts'
 import { ApiError } from '../lib/api-error.ts'
@@ -28,10 +34,17 @@ export const Route = createFileRoute('/_authenticated/_organization/applications
   component: BuilderPage,
 })
 
-type BuilderPane = 'chat' | 'preview'
+type BuilderPane = 'chat' | 'preview' | 'code'
 const builderPanes: readonly PaneTab<BuilderPane>[] = [
   { id: 'chat', label: 'Chat' },
   { id: 'preview', label: 'Preview' },
+  { id: 'code', label: 'Code' },
+]
+/** The right pane's tabs (docs/product/versions.md "Code"); on a phone they are builder tabs. */
+type RightView = 'preview' | 'code'
+const rightViews: readonly PaneTab<RightView>[] = [
+  { id: 'preview', label: 'Preview' },
+  { id: 'code', label: 'Code' },
 ]
 
 /**
@@ -51,6 +64,8 @@ function BuilderPage() {
   const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
   const [pane, setPane] = useState<BuilderPane>('chat')
   const sendToAgent = useRef<((text: string) => void) | undefined>(undefined)
+  const [agentRunning, setAgentRunning] = useState(false)
+  const history = useHistoryPane(id, agentRunning, () => setPane('preview'))
   useShowApplicationName(application.data?.name)
 
   if (application.isPending) return <CenteredSpinner label="Loading application..." />
@@ -86,7 +101,10 @@ function BuilderPage() {
               setPreviewReloads((count) => count + 1)
               // The agent may have resolved errors.
               void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
+              history.refresh()
             }}
+            renderRunFooter={history.renderRunFooter}
+            onRunningChange={setAgentRunning}
             sendRef={sendToAgent}
             renderModelPicker={(picker) => (
               <ModelSelector
@@ -100,11 +118,11 @@ function BuilderPage() {
             )}
           />
         </PanePanel>
-        <PanePanel
-          id="preview"
-          tabbed={isPhone}
-          selected={pane === 'preview'}
-          className={classNames('flex min-h-0', isPhone && 'min-w-0 flex-1')}
+        <RightPane
+          pane={pane}
+          agentRunning={agentRunning}
+          history={history}
+          onRestored={() => setPreviewReloads((count) => count + 1)}
         >
           <PreviewPane
             fill={isPhone}
@@ -114,7 +132,10 @@ function BuilderPage() {
             readiness={readiness.data}
             actions={
               <>
+                <HistoryButton open={history.open} onToggle={history.toggle} />
                 <VaultButton applicationId={data.id} />
+                <DownloadButton applicationId={data.id} />
+                <PushButton applicationId={data.id} />
                 {admin.data?.isAdmin && (
                   <DeployButton
                     applicationId={data.id}
@@ -136,8 +157,75 @@ function BuilderPage() {
               />
             }
           />
-        </PanePanel>
+        </RightPane>
       </div>
     </div>
+  )
+}
+
+type RightPaneProps = {
+  pane: BuilderPane
+  agentRunning: boolean
+  history: HistoryPane
+  onRestored: () => void
+  /** The preview pane. */
+  children: ReactNode
+}
+
+/**
+ * The builder's right pane: 'Preview' and 'Code' tabs (docs/product/versions.md "Code"), the
+ * History column beside them. On a phone the builder's tabs pick the view. The Code tab mounts
+ * when first shown and then stays (hidden), so its unsaved text lives on.
+ */
+function RightPane({ pane, agentRunning, history, onRestored, children }: RightPaneProps) {
+  const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
+  const [desktopView, setDesktopView] = useState<RightView>('preview')
+  const view: RightView = isPhone ? (pane === 'code' ? 'code' : 'preview') : desktopView
+  const codeShown = useRef(false)
+  if (view === 'code') codeShown.current = true
+  return (
+    <PanePanel
+      id="preview"
+      tabbed={isPhone}
+      selected={pane !== 'chat'}
+      className={classNames(
+        'flex min-h-0 flex-col',
+        (isPhone || view === 'code') && 'min-w-0 flex-1',
+      )}
+    >
+      {!isPhone && (
+        <PaneTabs
+          label="Preview and code"
+          tabs={rightViews}
+          selected={desktopView}
+          onSelect={setDesktopView}
+        />
+      )}
+      <div className="flex min-h-0 flex-1">
+        <HistoryColumn pane={history} onRestored={onRestored} />
+        <PanePanel
+          id="preview"
+          tabbed={!isPhone}
+          selected={view === 'preview'}
+          className={classNames(
+            'flex min-h-0',
+            isPhone && 'min-w-0 flex-1',
+            isPhone && view === 'code' && 'hidden',
+          )}
+        >
+          {children}
+        </PanePanel>
+        {codeShown.current && (
+          <PanePanel
+            id="code"
+            tabbed
+            selected={view === 'code'}
+            className="flex min-h-0 min-w-0 flex-1 border-l border-zinc-200"
+          >
+            <CodeTab applicationId={history.applicationId} agentRunning={agentRunning} />
+          </PanePanel>
+        )}
+      </div>
+    </PanePanel>
   )
 }

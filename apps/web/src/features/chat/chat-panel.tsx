@@ -30,6 +30,8 @@ export type ChatPanelProps = {
   canQueue?: boolean
   modelPicker?: ReactNode
   renderSecretRequest?: RenderSecretRequest
+  /** Under the transcript's last message once no run is going. */
+  runFooter?: ReactNode
   /** Accessible name of the chat section. */
   label?: string
 }
@@ -54,6 +56,7 @@ export function ChatPanel({
   canQueue,
   modelPicker,
   renderSecretRequest,
+  runFooter,
   label = 'Chat',
 }: ChatPanelProps) {
   useEscapeAnywhere(onEscape)
@@ -66,6 +69,7 @@ export function ChatPanel({
           workingText={workingText}
           onRetry={onRetry}
           renderSecretRequest={renderSecretRequest}
+          runFooter={runFooter}
         />
       )}
       <div className="mx-auto flex w-full max-w-3xl flex-col gap-2 px-4 pb-4">

@@ -56,6 +56,32 @@ describe('the chat transcript', () => {
     expect(all[0]).toContain('Message 0')
   })
 
+  it("shows the run's footer (its '3 files changed') only once no run is going", () => {
+    const footer = <p data-testid="run-footer">3 files changed</p>
+    const idle = conversation(2)
+    const container = render(
+      <ChatTranscript
+        state={{ ...idle, isRunning: true }}
+        emptyState={<p>Empty</p>}
+        workingText="Working..."
+        runFooter={footer}
+      />,
+    )
+    expect(container.querySelector('[data-testid="run-footer"]')).toBeNull()
+    rerender(
+      container,
+      <ChatTranscript
+        state={idle}
+        emptyState={<p>Empty</p>}
+        workingText="Working..."
+        runFooter={footer}
+      />,
+    )
+    expect(container.querySelector('[data-testid="run-footer"]')?.textContent).toBe(
+      '3 files changed',
+    )
+  })
+
   it('shows a message the stream adds at once, and a short conversation whole', () => {
     const short = conversation(30)
     const container = render(show(short))

@@ -15,6 +15,8 @@ type ChatTranscriptProps = {
   workingText: string
   onRetry?: () => void
   renderSecretRequest?: RenderSecretRequest
+  /** Under the last message once no run is going, e.g. the last run's '3 files changed'. */
+  runFooter?: ReactNode
 }
 
 /**
@@ -27,6 +29,7 @@ export function ChatTranscript({
   workingText,
   onRetry,
   renderSecretRequest,
+  runFooter,
 }: ChatTranscriptProps) {
   const containerRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
@@ -74,6 +77,7 @@ export function ChatTranscript({
             {workingText}
           </p>
         )}
+        {!state.isRunning && !isEmpty && runFooter}
       </div>
     </div>
   )

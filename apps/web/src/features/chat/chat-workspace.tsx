@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useCallback, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { CenteredSpinner } from '../../components/ui/spinner.tsx'
 import type { ConversationSummary } from './chat-api.ts'
 import { ChatPanel } from './chat-panel.tsx'
@@ -21,11 +21,15 @@ export type ChatWorkspaceProps = {
   renderModelPicker?: (picker: ModelPickerProps) => ReactNode
   /** Called when an agent run ends (it may have changed the app's files). */
   onRunFinished?: () => void
+  /** Called when the open conversation's run starts or ends (the Code tab is read-only meanwhile). */
+  onRunningChange?: (running: boolean) => void
   /**
    * Receives the function that sends a message with the chat's model, for senders outside the
    * chat (the builder's error list).
    */
   sendRef?: { current: ((text: string) => void) | undefined }
+  /** Under the open conversation's last run (the route passes the versions feature's link in). */
+  renderRunFooter?: (conversationId: string | null) => ReactNode
 }
 
 /**
@@ -37,7 +41,9 @@ export function ChatWorkspace({
   initialModel,
   renderModelPicker,
   onRunFinished,
+  onRunningChange,
   sendRef,
+  renderRunFooter,
 }: ChatWorkspaceProps) {
   const queryClient = useQueryClient()
   const conversations = useConversations(applicationId)
@@ -55,6 +61,8 @@ export function ChatWorkspace({
     setModel,
   })
   useRefreshOnRunEnd(chat.state.isRunning, refreshConversations, onRunFinished)
+  const isRunning = chat.state.isRunning
+  useEffect(() => onRunningChange?.(isRunning), [isRunning, onRunningChange])
 
   // Stable for the memoised transcript; the latest send and model are read when a secret is set.
   const latest = useRef({ send: chat.send, model })
@@ -104,6 +112,7 @@ export function ChatWorkspace({
         }
         modelPicker={renderModelPicker?.({ value: model, onChange: setModel })}
         renderSecretRequest={renderSecretRequest}
+        runFooter={renderRunFooter?.(conversationId ?? null)}
       />
     </>
   )

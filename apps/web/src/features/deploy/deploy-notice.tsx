@@ -10,8 +10,9 @@ type DeployNoticeProps = {
 }
 
 /**
- * A toast at the top right, under the navbar and the preview's toolbar, so it never covers the
- * chat's input or the toolbar's buttons (on a phone also the builder's tabs). A failure keeps the
+ * A toast at the top right, under the navbar, the Preview and Code tabs and the preview's
+ * toolbar, so it never covers the chat's input or the toolbar's buttons (on a phone the
+ * builder's tabs). A failure keeps the
  * build's output readable until it is closed.
  */
 export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
@@ -21,7 +22,7 @@ export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
       role={kind === 'failure' ? 'alert' : 'status'}
       data-testid="deploy-notice"
       className={classNames(
-        'fixed top-28 right-4 z-50 phone:top-40 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
+        'fixed top-40 right-4 z-50 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
         kind === 'failure' ? 'border-red-200' : 'border-zinc-200',
       )}
     >

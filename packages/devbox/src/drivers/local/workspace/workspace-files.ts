@@ -4,7 +4,7 @@ import { WorkspacePathError } from '../../../devbox-driver.ts'
 import { removeWorkspaceEntry } from './remove-workspace-entry.ts'
 import { searchWorkspace } from './search-workspace.ts'
 import { walkWorkspace } from './walk-workspace.ts'
-import type { Owner, WorkspaceScope } from './workspace-descriptors.ts'
+import type { OpenedDirectory, Owner, WorkspaceScope } from './workspace-descriptors.ts'
 import {
   childPath,
   descriptorPath,
@@ -81,11 +81,14 @@ export function createWorkspaceFiles(
         if (start.kind !== 'directory') {
           throw new WorkspacePathError(`${scope.shown} is not a folder`, 'not-a-directory')
         }
-        const entries: FileEntry[] = []
+        const recursive = listOptions.recursive ?? false
+        // One folder's files are measured at once (its descriptor stays open until the end); a
+        // recursive walk measures each before it moves on, when its folder may be closed.
+        const entries: (FileEntry | Promise<FileEntry | undefined>)[] = []
         const walk = walkWorkspace({
           directory,
           relativeDirectory: components.join('/'),
-          recursive: listOptions.recursive ?? false,
+          recursive,
           workspaceRealPath: scope.workspaceRealPath,
         })
         for await (const entry of walk) {
@@ -94,17 +97,13 @@ export function createWorkspaceFiles(
             entries.push({ path: entry.relativePath, type: 'directory', size: 0 })
             continue
           }
-          // lstat through the opened folder follows nothing; a file swapped meanwhile is left out.
-          const stats = await lstat(childPath(entry.directory, entry.name)).catch(
-            (error: unknown) => {
-              if (isChangedMeanwhile(error)) return undefined
-              throw error
-            },
-          )
-          if (stats?.isFile())
-            entries.push({ path: entry.relativePath, type: 'file', size: stats.size })
+          const measured = measureFile(entry.directory, entry.name, entry.relativePath)
+          // Its error, if any, is thrown by Promise.all below, not reported as unhandled meanwhile.
+          measured.catch(() => undefined)
+          entries.push(recursive ? Promise.resolve(await measured) : measured)
         }
-        return entries
+        const listed = await Promise.all(entries)
+        return listed.filter((entry): entry is FileEntry => entry !== undefined)
       } finally {
         await directory.handle.close()
       }
@@ -112,4 +111,17 @@ export function createWorkspaceFiles(
 
     search: async (options) => searchWorkspace((await scopeOf('.')).workspaceRealPath, options),
   }
+}
+
+/** lstat through the opened folder follows nothing; a file swapped meanwhile is left out. */
+async function measureFile(
+  directory: OpenedDirectory,
+  name: string,
+  relativePath: string,
+): Promise<FileEntry | undefined> {
+  const stats = await lstat(childPath(directory, name)).catch((error: unknown) => {
+    if (isChangedMeanwhile(error)) return undefined
+    throw error
+  })
+  return stats?.isFile() ? { path: relativePath, type: 'file', size: stats.size } : undefined
 }

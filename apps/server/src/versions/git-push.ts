@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import type { PushResult } from '@sprout/protocol/api/versions.ts'
+import { cutText } from '@sprout/protocol/text/cut-text.ts'
+import { badRequest, conflict, unprocessable } from '../http/app-error.ts'
+import type { GitTarget } from './git-hosts.ts'
+
+const bundleTimeoutSeconds = 120
+const pushTimeoutMs = 120_000
+/** The history as base64 through the box's output: a bigger app is refused, not cut. */
+const maxBundleOutputBytes = 256 * 1024 * 1024
+
+export const PUSH_REJECTED = (branch: string) =>
+  `The remote branch ${branch} has commits this app does not have, so the push was rejected. Sprout never force-pushes: push to a new branch, or bring those commits into the app first.`
+export const PUSH_TOKEN_REFUSED =
+  'The git host refused the token. Check the token, and that it may push to this repository.'
+
+const branchPattern = /^(?!-)(?!\/)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[A-Za-z0-9._/-]+(?<![./])$/
+
+/**
+ * docs/product/versions.md "Push to Git". The workspace's repository is app code's (its config
+ * and hooks too), so git reads it only inside the box, writing a bundle of HEAD; the server
+ * fetches that bundle into a fresh bare repository of its own and pushes from there, without
+ * hooks, system or user config, prompts or redirects, pinned to the address that was checked.
+ */
+export async function pushHistory(input: {
+  box: Devbox
+  target: GitTarget
+  branch: string
+  token: string | undefined
+}): Promise<PushResult> {
+  const { box, target, branch, token } = input
+  if (!branchPattern.test(branch)) throw badRequest(`${branch} is not a valid branch name.`)
+  const bundle = await box.exec('git bundle create - HEAD 2>/dev/null | base64 -w0', {
+    timeoutSeconds: bundleTimeoutSeconds,
+    outputLimitBytes: maxBundleOutputBytes,
+  })
+  if (bundle.exitCode !== 0 || bundle.truncated || bundle.output.trim() === '') {
+    throw unprocessable('The app has no history to push yet, or it is too large to push.')
+  }
+  const folder = await mkdtemp(path.join(tmpdir(), 'sprout-push-'))
+  try {
+    const bundlePath = path.join(folder, 'history.bundle')
+    await writeFile(bundlePath, Buffer.from(bundle.output.trim(), 'base64'))
+    const repository = path.join(folder, 'repository.git')
+    const git = safeGit(folder, target, token)
+    await git(['init', '-q', '--bare', repository])
+    await git(['-C', repository, 'fetch', '-q', bundlePath, 'HEAD:refs/sprout/push'])
+    const commitId = (await git(['-C', repository, 'rev-parse', 'refs/sprout/push'])).stdout.trim()
+    const pushed = await git(
+      [
+        '-C',
+        repository,
+        'push',
+        '--porcelain',
+        target.url.href,
+        `refs/sprout/push:refs/heads/${branch}`,
+      ],
+      { allowFailure: true },
+    )
+    if (pushed.failed) throw pushError(pushed.output, branch, token)
+    return { branch, commitId, url: target.url.href }
+  } finally {
+    await rm(folder, { recursive: true, force: true })
+  }
+}
+
+function pushError(output: string, branch: string, token: string | undefined) {
+  if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/.test(output)) {
+    return conflict(PUSH_REJECTED(branch))
+  }
+  if (/Authentication failed|could not read Username|\b401\b|\b403\b/i.test(output)) {
+    return unprocessable(PUSH_TOKEN_REFUSED)
+  }
+  const shown = token ? output.split(token).join('[token]') : output
+  return unprocessable(`The push failed: ${cutText(shown.trim(), 1000, 'end')}`)
+}
+
+/** git with nothing from the machine's or the user's config, and the token only in its env. */
+function safeGit(home: string, target: GitTarget, token: string | undefined) {
+  const settings: [string, string][] = [
+    ['core.hooksPath', '/dev/null'],
+    ['transfer.fsckObjects', 'true'],
+    ['http.followRedirects', 'false'],
+    ['credential.helper', ''],
+    ['protocol.allow', 'never'],
+    ['protocol.https.allow', 'always'],
+    ['protocol.http.allow', 'always'],
+    ['protocol.file.allow', 'always'],
+    ['http.curloptResolve', `${target.hostname}:${target.port}:${target.address}`],
+  ]
+  if (token) {
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+    settings.push(['http.extraHeader', `Authorization: Basic ${basic}`])
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/false',
+    GIT_CONFIG_COUNT: String(settings.length),
+  }
+  for (const [index, [key, value]] of settings.entries()) {
+    env[`GIT_CONFIG_KEY_${index}`] = key
+    env[`GIT_CONFIG_VALUE_${index}`] = value
+  }
+  return (args: string[], options: { allowFailure?: boolean } = {}) =>
+    new Promise<{ stdout: string; output: string; failed: boolean }>((resolve, reject) => {
+      execFile('git', args, { env, timeout: pushTimeoutMs }, (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`
+        if (error && !options.allowFailure) {
+          const shown = token ? output.split(token).join('[token]') : output
+          reject(
+            new Error(
+              `git ${args[0] === '-C' ? args[2] : args[0]} failed: ${cutText(shown, 500, 'end')}`,
+            ),
+          )
+          return
+        }
+        resolve({ stdout, output, failed: Boolean(error) })
+      })
+    })
+}

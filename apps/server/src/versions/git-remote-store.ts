@@ -1,0 +1,67 @@
+import type { Database } from '@sprout/db/database.ts'
+import { gitRemotes } from '@sprout/db/schema/git-remotes.ts'
+import type { GitRemote, GitRemoteRequest } from '@sprout/protocol/api/versions.ts'
+import { eq } from 'drizzle-orm'
+import type { VaultKeyring } from '../sealing/master-keys.ts'
+import { openSecret, sealSecret } from '../sealing/secret-sealing.ts'
+
+/** The associated data's key: a git token never opens as a vault value, nor the other way. */
+const sealedField = 'git-remote-token'
+
+export const DEFAULT_GIT_BRANCH = 'main'
+
+/** The remote as callers see it: never the token, only whether one is stored. */
+export async function readGitRemote(db: Database, applicationId: string): Promise<GitRemote> {
+  const [row] = await db
+    .select()
+    .from(gitRemotes)
+    .where(eq(gitRemotes.applicationId, applicationId))
+  if (!row) return null
+  return { url: row.url, branch: row.branch, hasToken: row.tokenCiphertext !== null }
+}
+
+/** Sets the remote; a request without a token keeps the stored one (write-only field). */
+export async function writeGitRemote(
+  db: Database,
+  keyring: VaultKeyring,
+  applicationId: string,
+  input: GitRemoteRequest,
+): Promise<GitRemote> {
+  const branch = input.branch ?? DEFAULT_GIT_BRANCH
+  const sealed = input.token
+    ? sealSecret(keyring.current.key, applicationId, sealedField, input.token)
+    : undefined
+  const token = sealed
+    ? { tokenCiphertext: sealed.ciphertext, tokenIv: sealed.iv, tokenKeyId: keyring.current.id }
+    : {}
+  await db
+    .insert(gitRemotes)
+    .values({ applicationId, url: input.url, branch, ...token })
+    .onConflictDoUpdate({
+      target: gitRemotes.applicationId,
+      set: { url: input.url, branch, ...token, updatedAt: new Date() },
+    })
+  return readGitRemote(db, applicationId)
+}
+
+export async function deleteGitRemote(db: Database, applicationId: string) {
+  await db.delete(gitRemotes).where(eq(gitRemotes.applicationId, applicationId))
+}
+
+/** The remote with its token opened, for the push alone. */
+export async function gitRemoteForPush(db: Database, keyring: VaultKeyring, applicationId: string) {
+  const [row] = await db
+    .select()
+    .from(gitRemotes)
+    .where(eq(gitRemotes.applicationId, applicationId))
+  if (!row) return undefined
+  const masterKey = row.tokenKeyId ? keyring.byId.get(row.tokenKeyId) : undefined
+  const token =
+    masterKey && row.tokenCiphertext && row.tokenIv
+      ? openSecret(masterKey, applicationId, sealedField, {
+          ciphertext: row.tokenCiphertext,
+          iv: row.tokenIv,
+        })
+      : undefined
+  return { url: row.url, branch: row.branch, token }
+}

@@ -1,0 +1,46 @@
+import type { GitRemote, GitRemoteRequest, PushResult } from '@sprout/protocol/api/versions.ts'
+import { apiRequest } from '../../lib/api-client.ts'
+import { ApiError } from '../../lib/api-error.ts'
+import { getCurrentOrganizationId } from '../../lib/current-organization.ts'
+
+export const DOWNLOAD_FAILED = 'The download failed. Try again.'
+
+export const gitRemoteQueryKey = (applicationId: string) =>
+  ['applications', applicationId, 'git-remote'] as const
+
+export const readGitRemote = (applicationId: string) =>
+  apiRequest<GitRemote>(`/api/applications/${applicationId}/git-remote`)
+
+export const saveGitRemote = (applicationId: string, input: GitRemoteRequest) =>
+  apiRequest<GitRemote>(`/api/applications/${applicationId}/git-remote`, {
+    method: 'PUT',
+    body: input,
+  })
+
+export const pushToGit = (applicationId: string) =>
+  apiRequest<PushResult>(`/api/applications/${applicationId}/push`, { method: 'POST', body: {} })
+
+/**
+ * docs/product/versions.md "Download": the call needs the Organization-ID header, so the zip is
+ * fetched and handed to the browser as a file, named as the server names it.
+ */
+export async function downloadZip(applicationId: string): Promise<void> {
+  const headers = new Headers()
+  const organizationId = getCurrentOrganizationId()
+  if (organizationId) headers.set('Organization-ID', organizationId)
+  const response = await fetch(`/api/applications/${applicationId}/download`, {
+    headers,
+    credentials: 'same-origin',
+  })
+  if (!response.ok) throw new ApiError(DOWNLOAD_FAILED, response.status)
+  const disposition = response.headers.get('Content-Disposition') ?? ''
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'app.zip'
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}

@@ -1,0 +1,242 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fakeVersions, sampleDiffFile, sampleVersion } from '../../testing/fake-versions.ts'
+import { buttonNamed, cleanup, click, pageText, render, until } from '../../testing/render.tsx'
+import { HistoryPanel } from './history-panel.tsx'
+import { RunChangesLink } from './run-changes-link.tsx'
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function renderPanel(props: { openVersionId?: string } = {}) {
+  const onRestored = vi.fn()
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <QueryClientProvider client={client}>
+      <HistoryPanel applicationId="app-1" onRestored={onRestored} {...props} />
+    </QueryClientProvider>,
+  )
+  return onRestored
+}
+
+const rows = () => Array.from(document.querySelectorAll('[data-testid="version-row"]'))
+const dialog = () => document.querySelector('[role="dialog"]')
+const press = (target: Element | null, key: string) =>
+  act(() => {
+    target?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))
+  })
+
+describe('HistoryPanel', () => {
+  it('lists versions newest first with number, title, kind, who, when and lines, paged', async () => {
+    const fake = fakeVersions(
+      [
+        sampleVersion(3, { kind: 'restore', title: 'Restored version 1', author: null }),
+        sampleVersion(2, { kind: 'edit', title: 'Edited by Maker: src/App.tsx' }),
+        sampleVersion(1, { kind: 'start', title: 'Starter app', runId: null, files: [] }),
+      ],
+      { pageSize: 2 },
+    )
+    renderPanel()
+    await until(() => rows().length === 2)
+    expect(rows()[0]?.textContent).toContain('Version 3')
+    expect(rows()[0]?.textContent).toContain('Restored')
+    expect(rows()[0]?.textContent).toContain('Restored version 1')
+    expect(rows()[0]?.textContent).toContain('5m')
+    expect(rows()[1]?.textContent).toContain('Edited')
+    expect(rows()[1]?.textContent).toContain('Maker')
+    expect(rows()[1]?.textContent).toContain('1 file changed+3 −1')
+    expect(pageText()).toContain('3 versions')
+
+    click(buttonNamed('Load more'))
+    await until(() => rows().length === 3)
+    expect(rows()[2]?.textContent).toContain('Version 1')
+    expect(rows()[2]?.textContent).toContain('Start')
+    expect(rows()[2]?.textContent).toContain('0 files changed')
+    expect(() => buttonNamed('Load more')).toThrow()
+    expect(fake.calls.map((call) => call.url)).toEqual([
+      '/api/applications/app-1/versions',
+      '/api/applications/app-1/versions?cursor=2',
+    ])
+  })
+
+  it('says so when the app has no versions yet', async () => {
+    fakeVersions([])
+    renderPanel()
+    await until(() =>
+      pageText().includes('No versions yet. Each run that changes files makes one.'),
+    )
+  })
+
+  it('opens a diff drawn by diff2html, syntax-coloured, unified or side by side', async () => {
+    fakeVersions([sampleVersion(2), sampleVersion(1)])
+    renderPanel()
+    await until(() => rows().length === 2)
+    click(rows()[1])
+    await until(() => document.querySelector('[data-testid="patch"] .d2h-file-wrapper') !== null)
+    const patch = () => document.querySelector('[data-testid="patch"]')
+    expect(pageText()).toContain('Version 1')
+    expect(pageText()).toContain('Change number 1')
+    expect(patch()?.textContent).toContain('const title = "New"')
+    expect(patch()?.querySelector('.d2h-del')).not.toBeNull()
+    expect(patch()?.querySelector('.hljs-keyword, .hljs-string')).not.toBeNull()
+    expect(patch()?.querySelector('.d2h-file-side-diff')).toBeNull()
+
+    click(buttonNamed('Side by side'))
+    await until(() => patch()?.querySelector('.d2h-file-side-diff') !== null)
+    click(buttonNamed('← All versions'))
+    await until(() => rows().length === 2)
+  })
+
+  it("collapses a large file behind 'Show' and only names a binary file", async () => {
+    fakeVersions([sampleVersion(1)], {
+      diffFiles: () => [
+        sampleDiffFile({
+          path: 'src/big.ts',
+          lines: 900,
+          patch: `@@ -0,0 +1,900 @@\n${'+const line = 1\n'.repeat(900)}`,
+          added: 900,
+          removed: 0,
+          status: 'added',
+        }),
+        sampleDiffFile({
+          path: 'public/logo.png',
+          binary: true,
+          patch: '',
+          added: null,
+          removed: null,
+          lines: 0,
+        }),
+      ],
+    })
+    renderPanel({ openVersionId: 'version-1' })
+    await until(() => pageText().includes('Large diff (900 lines)'))
+    const files = () => Array.from(document.querySelectorAll('[data-testid="diff-file"]'))
+    expect(files()[0]?.querySelector('[data-testid="patch"]')).toBeNull()
+    expect(files()[1]?.textContent).toContain('public/logo.png')
+    expect(files()[1]?.textContent).toContain('Binary file')
+    expect(files()[1]?.querySelector('[data-testid="patch"]')).toBeNull()
+
+    click(buttonNamed('Show', files()[0]))
+    await until(() => files()[0]?.querySelector('.d2h-file-wrapper') !== null)
+    expect(files()[0]?.querySelectorAll('.d2h-ins').length).toBeGreaterThan(800)
+  })
+
+  it('restores a version with its data on Enter: a new version, the builder told', async () => {
+    const fake = fakeVersions([sampleVersion(2), sampleVersion(1, { hasDataSnapshot: true })])
+    const onRestored = renderPanel({ openVersionId: 'version-1' })
+    await until(() => pageText().includes('Restore this version'))
+    click(buttonNamed('Restore this version'))
+    expect(dialog()?.textContent).toContain('Restore version 1?')
+    expect(dialog()?.textContent).toContain('the versions after it stay in the history')
+    const checkbox = dialog()?.querySelector<HTMLInputElement>('input[type="checkbox"]')
+    expect(checkbox?.parentElement?.textContent).toBe("Also restore the preview's data")
+    click(checkbox)
+    press(checkbox ?? null, 'Enter')
+
+    await until(() => onRestored.mock.calls.length === 1)
+    expect(fake.calls.at(-2)).toMatchObject({
+      method: 'POST',
+      url: '/api/applications/app-1/versions/version-1/restore',
+      body: { restoreData: true },
+    })
+    expect(onRestored.mock.calls[0]?.[0]).toMatchObject({ number: 3, kind: 'restore' })
+    await until(() => rows().length === 3)
+    expect(dialog()).toBeNull()
+    expect(rows()[0]?.textContent).toContain('Restored version 1')
+  })
+
+  it('asks nothing about data without a snapshot, and Escape closes without restoring', async () => {
+    const fake = fakeVersions([sampleVersion(1)])
+    renderPanel({ openVersionId: 'version-1' })
+    await until(() => pageText().includes('Restore this version'))
+    click(buttonNamed('Restore this version'))
+    expect(dialog()?.querySelector('input[type="checkbox"]')).toBeNull()
+    press(document.activeElement, 'Escape')
+    expect(dialog()).toBeNull()
+    expect(fake.calls.some((call) => call.method === 'POST')).toBe(false)
+  })
+
+  it("shows the server's refusal while a run is going, and restores nothing", async () => {
+    const refusal = 'A run is going in this app: restore once it has finished.'
+    const fake = fakeVersions([sampleVersion(1)], {
+      restoreRefusal: { status: 409, error: refusal },
+    })
+    const onRestored = renderPanel({ openVersionId: 'version-1' })
+    await until(() => pageText().includes('Restore this version'))
+    click(buttonNamed('Restore this version'))
+    click(buttonNamed('Restore', dialog()))
+    await until(() => dialog()?.textContent?.includes(refusal) === true)
+    expect(onRestored).not.toHaveBeenCalled()
+    expect(fake.calls.filter((call) => call.method === 'POST')).toHaveLength(1)
+  })
+
+  it("says 'Version not found' for a version the server does not know", async () => {
+    fakeVersions([sampleVersion(1)])
+    renderPanel({ openVersionId: 'version-of-another-app' })
+    await until(() => pageText().includes('Version not found'))
+  })
+})
+
+describe('RunChangesLink', () => {
+  function renderLink(conversationId: string, notVersionId?: string) {
+    const onOpen = vi.fn()
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <QueryClientProvider client={client}>
+        <RunChangesLink
+          applicationId="app-1"
+          conversationId={conversationId}
+          notVersionId={notVersionId}
+          onOpen={onOpen}
+        />
+      </QueryClientProvider>,
+    )
+    return onOpen
+  }
+
+  it("links the conversation's last run to its diff: '2 files changed'", async () => {
+    const files = [
+      { path: 'src/App.tsx', added: 1, removed: 0, status: 'modified' as const },
+      { path: 'src/Todo.tsx', added: 9, removed: 0, status: 'added' as const },
+    ]
+    fakeVersions([sampleVersion(2, { files }), sampleVersion(1)])
+    const onOpen = renderLink('conversation-1')
+    await until(() => pageText().includes('2 files changed'))
+    click(buttonNamed('2 files changed'))
+    expect(onOpen).toHaveBeenCalledWith('version-2')
+  })
+
+  it("finds the run's version committed after the chat saw the run end", async () => {
+    const versions = [sampleVersion(1, { kind: 'start', conversationId: null })]
+    const fake = fakeVersions(versions)
+    renderLink('conversation-1')
+    await until(() => fake.calls.length === 1)
+    expect(pageText()).toBe('')
+    versions.unshift(sampleVersion(2))
+    await until(() => pageText().includes('1 file changed'))
+  })
+
+  it('shows nothing for a run that made no version (the newest is from before it)', async () => {
+    const fake = fakeVersions([sampleVersion(1)])
+    renderLink('conversation-1', 'version-1')
+    await until(() => fake.calls.length === 1)
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    })
+    expect(pageText()).toBe('')
+  })
+
+  it('shows nothing under another conversation or after a restore', async () => {
+    fakeVersions([sampleVersion(1)])
+    renderLink('conversation-2')
+    fakeVersions([sampleVersion(2, { kind: 'restore' }), sampleVersion(1)])
+    renderLink('conversation-1')
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    })
+    expect(pageText()).toBe('')
+  })
+})

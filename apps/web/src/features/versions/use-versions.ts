@@ -1,0 +1,52 @@
+import type { RestoreVersionRequest, Version } from '@sprout/protocol/api/versions.ts'
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { getVersionDiff, listVersions, restoreVersion } from './versions-api.ts'
+
+export const versionsQueryKey = (applicationId: string) => ['versions', applicationId] as const
+
+/** How long after a run ends its version may still be on the way, and how often to look. */
+export const RUN_VERSION_WAIT_MS = 15_000
+const RUN_VERSION_POLL_MS = 2_000
+
+/**
+ * The History panel's list: pages of versions, newest first ('Load more'). The chat sees a run end
+ * at its answer's end, before the checkpoint is committed: from `runEndedAt` (a timestamp) the list
+ * is read again every 2 s for 15 s, so the run's version shows up.
+ */
+export function useVersions(applicationId: string, runEndedAt: number | null = null) {
+  return useInfiniteQuery({
+    queryKey: [...versionsQueryKey(applicationId), 'list'],
+    queryFn: ({ pageParam }) => listVersions(applicationId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    refetchInterval: () =>
+      runEndedAt !== null && Date.now() - runEndedAt < RUN_VERSION_WAIT_MS
+        ? RUN_VERSION_POLL_MS
+        : false,
+  })
+}
+
+/** A version's diff; a version never changes, so it is read once. */
+export function useVersionDiff(applicationId: string, versionId: string | null) {
+  return useQuery({
+    queryKey: [...versionsQueryKey(applicationId), 'diff', versionId],
+    queryFn: () => getVersionDiff(applicationId, versionId ?? ''),
+    enabled: versionId !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+}
+
+/** Restores a version; the list is read again to show the new version it made. */
+export function useRestoreVersion(applicationId: string, onRestored: (version: Version) => void) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ versionId, request }: { versionId: string; request: RestoreVersionRequest }) =>
+      restoreVersion(applicationId, versionId, request),
+    onSuccess: async ({ version }) => {
+      await queryClient.invalidateQueries({
+        queryKey: [...versionsQueryKey(applicationId), 'list'],
+      })
+      onRestored(version)
+    },
+  })
+}

@@ -1,0 +1,123 @@
+import { expect, test } from '@playwright/test'
+import { BuilderPage } from './pages/builder-page.ts'
+import { ChatPanel } from './pages/chat-panel.ts'
+import { HistoryPanel } from './pages/history-panel.ts'
+import {
+  createApplicationViaApi,
+  DEVBOX_READY_TIMEOUT,
+  uniqueApplicationName,
+} from './support/applications.ts'
+import { signUpNewUser } from './support/session.ts'
+import { testGate } from './support/test-gates.ts'
+
+// docs/product/versions.md: the Demo model builds two versions (src/App.tsx written from the
+// prompt's words); History lists them, shows a diff, and restores the first, then the second.
+const firstPrompt = 'Build a recipe tracker with ingredients and ratings'
+const secondPrompt = 'Build a plant diary with watering dates'
+
+test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 240_000 })
+const agentWork = { timeout: 60_000 }
+
+test('History: two Demo builds, a diff, restore the first, then the second again', async ({
+  page,
+}) => {
+  await signUpNewUser(page, 'Historian')
+  const application = await createApplicationViaApi(page, uniqueApplicationName('History'))
+  const builder = new BuilderPage(page)
+  await builder.goto(application.id)
+  const chat = new ChatPanel(page)
+  const history = new HistoryPanel(page)
+  const heading = (name: string) => builder.frame.getByRole('heading', { name })
+  const filesChanged = chat.transcript.getByRole('button', { name: /^\d+ files? changed$/ })
+
+  await chat.send(firstPrompt)
+  await expect(chat.agentMessages.last()).toContainText('Done! Recipe Tracker', agentWork)
+  await expect(chat.interruptButton).toBeHidden(agentWork)
+  await expect(heading('Recipe Tracker')).toBeVisible(agentWork)
+  await expect(filesChanged).toBeVisible()
+
+  await chat.send(secondPrompt)
+  await expect(chat.agentMessages.last()).toContainText('Done! Plant Diary', agentWork)
+  await expect(chat.interruptButton).toBeHidden(agentWork)
+  await expect(heading('Plant Diary')).toBeVisible(agentWork)
+
+  // The run's footer opens its diff: src/App.tsx, syntax-coloured, unified or side by side.
+  await filesChanged.click()
+  await expect(history.versionHeading).toBeVisible()
+  await expect(history.region).toContainText(secondPrompt)
+  const app = history.diffFile('src/App.tsx')
+  await expect(app).toContainText('Plant Diary')
+  await expect(app.locator('.d2h-ins').first()).toBeVisible()
+  await expect(app.locator('[class*="hljs-"]').first()).toBeVisible()
+  await history.layoutButton('Side by side').click()
+  await expect(app.locator('.d2h-file-side-diff').first()).toBeVisible()
+  await history.layoutButton('Unified').click()
+
+  // Newest first: the second build, then the first.
+  await history.backButton.click()
+  await expect(history.rows.first()).toContainText(secondPrompt)
+  await expect(history.row(firstPrompt)).toHaveCount(1)
+  const count = await history.rows.count()
+
+  // Restore the first build: a new version, the preview shows the recipe tracker again.
+  await history.row(firstPrompt).click()
+  await history.restoreButton.click()
+  await expect(history.dialog).toContainText(/Restore version \d+\?/)
+  await expect(history.dialog).toContainText('the versions after it stay in the history')
+  await page.keyboard.press('Enter')
+  await expect(history.dialog).toBeHidden()
+  await expect(history.rows).toHaveCount(count + 1)
+  await expect(history.rows.first()).toContainText('Restored')
+  await expect(heading('Recipe Tracker')).toBeVisible(agentWork)
+
+  // Undoing a restore is one more restore: the plant diary comes back.
+  await history.row(secondPrompt).click()
+  await history.restoreButton.click()
+  await page.keyboard.press('Enter')
+  await expect(history.rows).toHaveCount(count + 2)
+  await expect(heading('Plant Diary')).toBeVisible(agentWork)
+
+  // Escape closes the dialog and restores nothing.
+  await history.row(firstPrompt).click()
+  await history.restoreButton.click()
+  await page.keyboard.press('Escape')
+  await expect(history.dialog).toBeHidden()
+  await history.backButton.click()
+  await expect(history.rows).toHaveCount(count + 2)
+})
+
+test('a restore while the agent runs is refused with the reason, and changes nothing', async ({
+  page,
+}) => {
+  await signUpNewUser(page, 'Impatient')
+  const application = await createApplicationViaApi(page, uniqueApplicationName('Busy'))
+  const builder = new BuilderPage(page)
+  await builder.goto(application.id)
+  const chat = new ChatPanel(page)
+  const history = new HistoryPanel(page)
+  await chat.send(firstPrompt)
+  await expect(chat.agentMessages.last()).toContainText('Done! Recipe Tracker', agentWork)
+  // The run has closed once its version is recorded: a message sent earlier would be queued.
+  await expect(chat.transcript.getByRole('button', { name: /^\d+ files? changed$/ })).toBeVisible(
+    agentWork,
+  )
+
+  // A run held open by a test gate (docs/decisions/013-test-gates.md).
+  const gate = testGate()
+  await chat.send(`${secondPrompt} ${gate.token}`)
+  await expect(chat.toolCall(/^Tasks: Plant Diary/)).toHaveCount(1, agentWork)
+  await expect(chat.interruptButton).toBeVisible()
+
+  await history.openButton.click()
+  await history.row(firstPrompt).click()
+  await history.restoreButton.click()
+  await page.keyboard.press('Enter')
+  await expect(history.dialog.getByRole('alert')).toBeVisible()
+  await expect(history.dialog).toBeVisible()
+  await page.keyboard.press('Escape')
+  await history.backButton.click()
+  await expect(history.rows.first()).not.toContainText('Restored')
+
+  await gate.release()
+  await expect(chat.interruptButton).toBeHidden(agentWork)
+})
