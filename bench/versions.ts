@@ -1,9 +1,11 @@
 // An app's versions (docs/product/versions.md), in process on PGlite with a real dev box:
 // p50/p95 of GET .../versions for an app with 1,000 versions (first page and a middle page), of
 // GET .../diff for a version that changed 50 files / 5,000 lines (git in the box), and the time of
-// POST .../restore of the starter to its answer (the commit made and recorded).
+// POST .../restore of the starter to its answer (the commit made and recorded), and until the
+// preview's dev server serves the restored files.
 
 import { randomUUID } from 'node:crypto'
+import http from 'node:http'
 import { appVersions } from '@sprout/db/schema/app-versions.ts'
 import type { VersionPage } from '@sprout/protocol/api/versions.ts'
 import { createTestApp, waitForEditorReady } from '../apps/server/src/testing/app-harness.ts'
@@ -64,6 +66,7 @@ export async function benchVersions(): Promise<Record<string, string>> {
     figures['diff of 50 files / 5,000 lines (50 requests): p50 / p95'] = p50AndP95(diffTimes)
 
     const restoreTimes: number[] = []
+    const servedTimes: number[] = []
     const first = (await (await as(base)).json()) as VersionPage
     const start = first.versions.find((version) => version.number === 1)
     for (let index = 0; index < restores; index++) {
@@ -72,9 +75,19 @@ export async function benchVersions(): Promise<Record<string, string>> {
       const restored = await as(`${base}/${target?.id}/restore`, 'POST')
       if (restored.status !== 200) throw new Error(`restore answered ${restored.status}`)
       restoreTimes.push(performance.now() - started)
+      // The preview is updated once its dev server serves the restored tree: the 50 files are
+      // there after restoring the big version and gone after restoring the starter.
+      const expected = target === big
+      while ((await devServerServes(box, '/src/bench/file1.ts', 'file 1 line 1')) !== expected) {
+        if (performance.now() - started > 30_000) throw new Error('the preview never updated')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      servedTimes.push(performance.now() - started)
     }
     figures[`restore of the starter or back (${restores} restores): p50 / p95 / max`] =
       `${p50AndP95(restoreTimes)} / ${milliseconds(Math.max(...restoreTimes))}`
+    figures[`restore → the preview's dev server serves the restored files: p50 / p95 / max`] =
+      `${p50AndP95(servedTimes)} / ${milliseconds(Math.max(...servedTimes))}`
 
     // 1,000 versions: the rows as runs leave them (a few files each).
     const files = [{ path: 'src/App.tsx', added: 12, removed: 3, status: 'modified' }]
@@ -109,4 +122,27 @@ export async function benchVersions(): Promise<Record<string, string>> {
   } finally {
     await harness.close()
   }
+}
+
+/** Whether the box's dev server answers `path` with `text` in it (an absent module gets the page). */
+function devServerServes(
+  box: {
+    devServer: { target: () => { socketPath: string } | { host: string; port: number } | undefined }
+  },
+  path: string,
+  text: string,
+): Promise<boolean> {
+  const target = box.devServer.target()
+  if (!target) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const request = http.get({ ...target, path, headers: { host: 'localhost' } }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        body += chunk
+      })
+      response.on('end', () => resolve(body.includes(text)))
+    })
+    request.on('error', () => resolve(false))
+  })
 }

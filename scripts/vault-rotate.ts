@@ -8,6 +8,7 @@ import { ConfigError, parseConfig } from '../apps/server/src/config/config.ts'
 import { resealIntegrationSecrets } from '../apps/server/src/integrations/reseal.ts'
 import { loadVaultKeyring } from '../apps/server/src/sealing/master-keys.ts'
 import { reencryptSecrets } from '../apps/server/src/vault/service.ts'
+import { resealGitTokens } from '../apps/server/src/versions/git-remote-store.ts'
 
 const flags = new Set(process.argv.slice(2))
 
@@ -35,10 +36,12 @@ try {
   await migrateDatabase(database)
   const keyring = await loadVaultKeyring(config, database.db)
   const reencrypted = await reencryptSecrets(database.db, keyring)
-  const resealed = await resealIntegrationSecrets(database.db, keyring)
+  const resealed =
+    (await resealIntegrationSecrets(database.db, keyring)) +
+    (await resealGitTokens(database.db, keyring))
   await database.close()
   console.log(
-    `Re-encrypted ${reencrypted} secret(s) and ${resealed} integration value(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
+    `Re-encrypted ${reencrypted} secret(s) and ${resealed} integration value(s) and git token(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
   )
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error

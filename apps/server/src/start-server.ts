@@ -13,6 +13,7 @@ import { reporterBundle } from './error-monitoring/reporter/reporter-bundle.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
 import { loadVaultKeyring } from './sealing/master-keys.ts'
+import { resealGitTokens } from './versions/git-remote-store.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
@@ -46,6 +47,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   if (reencrypted > 0) console.log(`Re-encrypted ${reencrypted} vault secret(s) under VAULT_KEY`)
   const resealed = await resealIntegrationSecrets(database.db, vaultKeyring)
   if (resealed > 0) console.log(`Re-encrypted ${resealed} integration value(s) under VAULT_KEY`)
+  const gitTokens = await resealGitTokens(database.db, vaultKeyring)
+  if (gitTokens > 0) console.log(`Re-encrypted ${gitTokens} git token(s) under VAULT_KEY`)
   await created.authCache.start()
   await created.userStreams.start()
   // The admin's single sign-on, stored over OIDC_* (docs/product/auth.md "Single sign-on").

@@ -137,6 +137,23 @@ describe('the Code tab: file tree, read, save, edit versions', { timeout: 180_00
     })
   })
 
+  it('commits hand edits saved just before a restore as their own version, with their note', async () => {
+    const saved = await save({ path: 'src/Later.md', content: '# Later\n' })
+    expect(saved.status).toBe(200)
+    const target = (await versions()).versions.at(-1)
+    const restored = await call<{ version: { title: string } }>(
+      chat.actor,
+      `/api/applications/${chat.applicationId}/versions/${target?.id}/restore`,
+      {},
+      'POST',
+    )
+    expect(restored.status).toBe(200)
+    expect(hasPendingHandEdits(chat.applicationId)).toBe(false)
+    const [restore, edit] = (await versions()).versions
+    expect(restore).toMatchObject({ kind: 'restore', restoredNumber: target?.number })
+    expect(edit).toMatchObject({ kind: 'edit', title: expect.stringMatching(/: src\/Later\.md$/) })
+  })
+
   it('is read-only while a run is active: opening says so, Save answers 409', async () => {
     chat.fake.push({ blocks: [{ type: 'text', text: 'Thinking…' }], holdOpen: true })
     const sent = await sendMessage(chat, { message: 'Take your time', model, conversationId })

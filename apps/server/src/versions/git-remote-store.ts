@@ -1,7 +1,7 @@
 import type { Database } from '@sprout/db/database.ts'
 import { gitRemotes } from '@sprout/db/schema/git-remotes.ts'
 import type { GitRemote, GitRemoteRequest } from '@sprout/protocol/api/versions.ts'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { VaultKeyring } from '../sealing/master-keys.ts'
 import { openSecret, sealSecret } from '../sealing/secret-sealing.ts'
 
@@ -64,4 +64,35 @@ export async function gitRemoteForPush(db: Database, keyring: VaultKeyring, appl
         })
       : undefined
   return { url: row.url, branch: row.branch, token }
+}
+
+/**
+ * Key rotation (docs/product/vault.md "Master key"): tokens still sealed under an older key move
+ * to VAULT_KEY, as the vault's values do; ones no configured key opens are left alone. Returns
+ * how many were sealed again.
+ */
+export async function resealGitTokens(db: Database, keyring: VaultKeyring): Promise<number> {
+  let resealed = 0
+  for (const row of await db.select().from(gitRemotes)) {
+    const { tokenKeyId, tokenCiphertext, tokenIv } = row
+    if (!tokenKeyId || !tokenCiphertext || !tokenIv || tokenKeyId === keyring.current.id) continue
+    const olderKey = keyring.byId.get(tokenKeyId)
+    if (!olderKey) continue
+    const token = openSecret(olderKey, row.applicationId, sealedField, {
+      ciphertext: tokenCiphertext,
+      iv: tokenIv,
+    })
+    const sealed = sealSecret(keyring.current.key, row.applicationId, sealedField, token)
+    // Only if nobody replaced the token meanwhile (a new one is under VAULT_KEY already).
+    await db
+      .update(gitRemotes)
+      .set({
+        tokenCiphertext: sealed.ciphertext,
+        tokenIv: sealed.iv,
+        tokenKeyId: keyring.current.id,
+      })
+      .where(and(eq(gitRemotes.applicationId, row.applicationId), eq(gitRemotes.tokenIv, tokenIv)))
+    resealed++
+  }
+  return resealed
 }

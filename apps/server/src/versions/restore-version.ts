@@ -7,6 +7,7 @@ import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { conflict, unprocessable } from '../http/app-error.ts'
 import { queueCommit } from './checkpoint-queue.ts'
 import { restoreData } from './data-snapshots.ts'
+import { flushHandEdits } from './edit-versions.ts'
 import { commitAndRecord, recordVersion } from './record-version.ts'
 import { addRunNote } from './run-notes.ts'
 import { checkedCommit, gitInBox } from './version-files.ts'
@@ -56,6 +57,9 @@ export async function restoreVersion(
   const box = await context.devboxes.whenReady(applicationId)
   if (!box) throw conflict(RESTORE_BOX_NOT_READY)
   const record = { db: context.db, box }
+  // Hand edits saved moments ago become their own 'Edited by' version (and the next run's note)
+  // rather than 'Uncommitted changes' (docs/product/versions.md "Code").
+  await flushHandEdits(applicationId)
   return queueCommit(applicationId, async () => {
     if (await isRunActive(context.db, applicationId)) throw conflict(RESTORE_DURING_RUN)
     await commitAndRecord(record, {

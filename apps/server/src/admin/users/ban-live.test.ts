@@ -30,8 +30,16 @@ describe('a ban and a sign-out everywhere, live', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     chat = await startChatHarness()
-    admin = await chat.harness.signUpAdmin()
     actor = chat.actor
+    // The chat's owner is the installation's admin (the setup link); a second admin, made by the
+    // owner, bans the owner here.
+    admin = await chat.harness.signUp()
+    const promoted = await chat.harness.request(`/api/admin/users/${admin.id}/role`, {
+      method: 'POST',
+      user: actor.user,
+      body: JSON.stringify({ role: 'admin' }),
+    })
+    if (promoted.status !== 200) throw new Error(`promotion failed: ${await promoted.text()}`)
   })
   afterAll(() => chat.close())
 
