@@ -3,7 +3,7 @@
 // root and a folder of a tree of 5,000 files in 50 folders), and of GET .../files/content and
 // PUT .../files/content for a 5,000-line file. The editor's side is tests/e2e/perf/code-perf.spec.ts.
 
-import { createTestApp, waitForEditorReady } from '../apps/server/src/testing/app-harness.ts'
+import { readyBenchApplication } from './lib/ready-application.ts'
 import { milliseconds, p50AndP95 } from './lib/stats.ts'
 
 const requestsPerCase = 50
@@ -17,19 +17,8 @@ const manyFiles = [
 ].join('\n')
 
 export async function benchCodeTab(): Promise<Record<string, string>> {
-  const harness = await createTestApp()
+  const { harness, applicationId, as } = await readyBenchApplication()
   try {
-    const owner = await harness.signUp()
-    const organizationId = await harness.createOrganization(owner)
-    const headers = { 'organization-id': organizationId }
-    const as = async (path: string, init: RequestInit = {}) =>
-      await harness.request(path, { ...init, user: owner, headers })
-    const response = await as('/api/applications', {
-      method: 'POST',
-      body: JSON.stringify({ initial_prompt: 'A bench app', model: 'demo' }),
-    })
-    const applicationId = ((await response.json()) as { id: string }).id
-    await waitForEditorReady(harness, owner, organizationId, applicationId)
     const box = harness.devboxes.box(applicationId)
     if (!box) throw new Error('no dev box')
     const made = await box.exec(manyFiles, { timeoutSeconds: 300 })

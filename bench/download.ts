@@ -1,25 +1,14 @@
 // Download (docs/product/versions.md "Download"), in process on PGlite with a real dev box of the
 // starter: p50/p95 of the first byte of GET .../download, and the whole zip's time and size.
 
-import { createTestApp, waitForEditorReady } from '../apps/server/src/testing/app-harness.ts'
+import { readyBenchApplication } from './lib/ready-application.ts'
 import { milliseconds, p50AndP95 } from './lib/stats.ts'
 
 const requests = 30
 
 export async function benchDownload(): Promise<Record<string, string>> {
-  const harness = await createTestApp()
+  const { harness, applicationId, as } = await readyBenchApplication()
   try {
-    const owner = await harness.signUp()
-    const organizationId = await harness.createOrganization(owner)
-    const headers = { 'organization-id': organizationId }
-    const as = async (path: string, init: RequestInit = {}) =>
-      await harness.request(path, { ...init, user: owner, headers })
-    const response = await as('/api/applications', {
-      method: 'POST',
-      body: JSON.stringify({ initial_prompt: 'A bench app', model: 'demo' }),
-    })
-    const applicationId = ((await response.json()) as { id: string }).id
-    await waitForEditorReady(harness, owner, organizationId, applicationId)
     const url = `/api/applications/${applicationId}/download`
     const firstBytes: number[] = []
     const wholes: number[] = []
