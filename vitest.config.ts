@@ -11,6 +11,8 @@ const pgliteOnly = [
   'apps/server/src/error-monitoring/symbolicate.test.ts',
   'apps/server/src/app-runtime/app-token-box.test.ts',
   'apps/server/src/vault/vault-servers.test.ts',
+  'apps/server/src/checks/**/*.test.ts',
+  'apps/server/src/runs/check-and-repair.test.ts',
 ]
 const postgresUrl = process.env.TEST_DATABASE_URL
 
@@ -21,6 +23,7 @@ export default defineConfig({
     globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],
     projects: [
       { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
+      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'] } },
       { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },
       { test: { name: 'docs', include: ['tests/docs/**/*.test.ts'] } },
       { test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'] } },

@@ -7,6 +7,7 @@ import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
+import { benchCheckAfterRun } from './check-after-run.ts'
 import { benchCodeTab } from './code-tab.ts'
 import {
   type BaselineMetric,
@@ -61,6 +62,7 @@ const benchmarks: Record<string, Benchmark> = {
   versions: figuresOnly(benchVersions),
   'code-tab': figuresOnly(benchCodeTab),
   download: figuresOnly(benchDownload),
+  'check-after-run': figuresOnly(benchCheckAfterRun),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

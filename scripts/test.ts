@@ -1,4 +1,5 @@
-// `npm test`: lint, typecheck, unit + integration (Vitest) and browser (Playwright) tests.
+// `npm test`: lint, typecheck, unit + integration (Vitest) and browser (Playwright) tests, and the
+// agent evaluation's example specifications with the Demo model.
 // Prints one closing line 'tests: N passed, N failed' summing Vitest and Playwright.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -23,6 +24,8 @@ const steps: Step[] = [
     ],
   },
   { name: 'browser', command: ['npx', 'playwright', 'test'] },
+  // docs/product/agent-eval.md: the example specifications pass with the Demo model.
+  { name: 'agent-eval', command: ['npm', 'run', 'agent-eval', '--', '--model', 'demo'] },
 ]
 
 const only = process.argv.slice(2)

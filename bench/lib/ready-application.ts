@@ -2,10 +2,11 @@ import { createTestApp, waitForEditorReady } from '../../apps/server/src/testing
 
 /**
  * An app in process on PGlite with its dev box ready, and a request as its owner in its
- * organization: the opening of the benches of one application's calls. Close `harness` after.
+ * organization: the opening of the benches of one application's calls (`environment` as the
+ * server's, e.g. `CHECKS: 'on'`). Close `harness` after.
  */
-export async function readyBenchApplication() {
-  const harness = await createTestApp()
+export async function readyBenchApplication(environment: Record<string, string> = {}) {
+  const harness = await createTestApp(environment)
   try {
     const owner = await harness.signUp()
     const organizationId = await harness.createOrganization(owner)

@@ -20,6 +20,7 @@ const layers: Record<string, string[]> = {
     'devboxes',
     'account',
     'versions',
+    'checks',
   ],
   chat: ['runs', 'conversations', 'explorations'],
 }

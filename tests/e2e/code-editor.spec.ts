@@ -49,6 +49,12 @@ test('Code tab: edit src/App.tsx, save with Ctrl+S, the preview changes, an "Edi
   await chat.send('Build a recipe tracker with ingredients and ratings')
   await expect(chat.agentMessages.last()).toContainText('Done! Recipe Tracker', agentWork)
   await expect(chat.interruptButton).toBeHidden(agentWork)
+  // The run was told, in its context, which files the user changed by hand (the Demo model says it).
+  await expect(
+    chat.agentMessages.getByText(
+      'Since my last run: The user edited these files by hand: src/App.tsx.',
+    ),
+  ).toBeVisible()
   const history = new HistoryPanel(page)
   await code.previewTab.click()
   await history.openButton.click()

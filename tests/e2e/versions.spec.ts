@@ -41,8 +41,10 @@ test('History: two Demo builds, a diff, restore the first, then the second again
   await expect(chat.interruptButton).toBeHidden(agentWork)
   await expect(heading('Plant Diary')).toBeVisible(agentWork)
 
-  // The run's footer opens its diff: src/App.tsx, syntax-coloured, unified or side by side.
-  await filesChanged.click()
+  // Each run has its footer; the second's opens its diff: src/App.tsx, syntax-coloured, unified
+  // or side by side.
+  await expect(filesChanged).toHaveCount(2)
+  await filesChanged.last().click()
   await expect(history.versionHeading).toBeVisible()
   await expect(history.region).toContainText(secondPrompt)
   const app = history.diffFile('src/App.tsx')

@@ -11,6 +11,7 @@ import { type ApplicationLifecycle, applicationRoutes } from './applications/rou
 import { setupClaimRoutes, signInOptionRoutes } from './auth/access-routes.ts'
 import { findSession, requireSession } from './auth/require-session.ts'
 import { authRoutes } from './auth/routes.ts'
+import { checkRoutes } from './checks/routes.ts'
 import { conversationListenRoutes } from './conversations/listen-routes.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { stopApplicationRuns } from './conversations/service.ts'
@@ -37,7 +38,9 @@ import {
   integrationRoutes,
   oauthCallbackRoutes,
 } from './integrations/routes.ts'
+import { freshAccessToken } from './integrations/service.ts'
 import { modelRoutes } from './models/routes.ts'
+import { checkSettingsRoutes } from './organizations/check-settings-routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { stopRunsOfUser } from './runs/service.ts'
 import { vaultRoutes } from './vault/routes.ts'
@@ -129,6 +132,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   app.route('/', evaluationRoutes({ db, config, runner: areas.evaluations }))
   app.route('/', modelRoutes(config))
   app.route('/', organizationRoutes(db, memberships))
+  app.route('/', checkSettingsRoutes({ db, memberships, installationAllows: config.autoRepair }))
   const lifecycle: ApplicationLifecycle = {
     created: (applicationId) => devboxes.attach(applicationId),
     deleting: async (applicationId) => {
@@ -155,6 +159,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   app.route('/', deployRoutes({ db, origins, memberships, devboxes, deploysDir }))
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
   app.route('/', versionRoutes({ db, origins, memberships, devboxes }))
+  app.route('/', checkRoutes({ db, origins, memberships, devboxes }))
   app.route('/', fileRoutes({ db, origins, memberships, devboxes }))
   app.route(
     '/',
@@ -165,6 +170,9 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
       devboxes,
       keyring: vault.keyring,
       gitAllowedHosts: config.gitAllowedHosts,
+      // docs/product/versions.md "Push to Git": a connected integration's token (e.g. GitHub's).
+      integrationToken: async (organizationId, integration) =>
+        (await freshAccessToken(integrationDeps, organizationId, integration)).accessToken,
     }),
   )
   app.route('/', adminIntegrationRoutes(integrationDeps))

@@ -3,6 +3,7 @@ import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { pgliteDataDirIn } from '@sprout/db/pglite-cluster.ts'
 import { createApp } from './app.ts'
+import { endAbandonedChecks } from './checks/service.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
 import {
@@ -13,6 +14,7 @@ import { reporterBundle } from './error-monitoring/reporter/reporter-bundle.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
 import { loadVaultKeyring } from './sealing/master-keys.ts'
+import { flushAllHandEdits } from './versions/edit-versions.ts'
 import { resealGitTokens } from './versions/git-remote-store.ts'
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
@@ -55,6 +57,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   await created.singleSignOn.start()
   await created.vault.start()
   await created.conversations.start()
+  // A check a stopped server left running reads as stopped (docs/product/checks.md).
+  await endAbandonedChecks(database.db)
   // Evaluations a stopped server left in progress go on (docs/decisions/020-evaluations.md).
   await created.evaluations.resume()
   // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
@@ -90,6 +94,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await created.evaluations.stop()
       await created.mailer.stop()
       await created.conversations.stop()
+      await flushAllHandEdits()
       await devboxes.stop()
       await created.authCache.stop()
       await created.userStreams.stop()

@@ -1,5 +1,6 @@
+import { appChecks, organizationCheckSettings } from './schema/app-checks.ts'
 import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
-import { appRunNotes, appVersions } from './schema/app-versions.ts'
+import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
@@ -43,4 +44,7 @@ export const schema = {
   gitRemotes,
   appVersions,
   appRunNotes,
+  appChecks,
+  organizationCheckSettings,
+  appHandEdits,
 }

@@ -86,6 +86,10 @@ const environmentSchema = z.object({
         .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
         .filter((domain) => domain.length > 0),
     ),
+  // The repair turn after a check that found problems (docs/product/checks.md "One repair").
+  AUTO_REPAIR: z.enum(['on', 'off']).default('on'),
+  // The check after every run that changed files; Check now and run_checks work either way.
+  CHECKS: z.enum(['on', 'off']).default('on'),
   // Single sign-on with OpenID Connect (docs/product/auth.md "Single sign-on").
   OIDC_ISSUER: optionalText.refine(
     (url) => url === undefined || /^https?:\/\//.test(url),
@@ -190,6 +194,10 @@ export type Config = {
   requireEmailVerification: boolean
   /** SIGNUP and SIGNUP_DOMAINS: the defaults of the admin's sign-up rules. */
   signup: { mode: 'open' | 'invite' | 'closed'; domains: string[] }
+  /** AUTO_REPAIR=off: no organization gets a repair turn after a failed check. */
+  autoRepair: boolean
+  /** CHECKS=off: no check after runs (docs/product/checks.md "The check"). */
+  checkAfterRuns: boolean
   /** OIDC_*: single sign-on configured by the environment (the admin may set one instead). */
   oidc:
     | { issuer: string; clientId: string; clientSecret: string | undefined; name: string }
@@ -274,6 +282,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     },
     requireEmailVerification: values.REQUIRE_EMAIL_VERIFICATION,
     signup: { mode: values.SIGNUP, domains: values.SIGNUP_DOMAINS },
+    autoRepair: values.AUTO_REPAIR === 'on',
+    checkAfterRuns: values.CHECKS === 'on',
     oidc:
       values.OIDC_ISSUER && values.OIDC_CLIENT_ID
         ? {

@@ -140,6 +140,7 @@ async function storeRecords(db: Database, input: ErrorRecord[]): Promise<string[
         first_seen_at = least(g.first_seen_at, excluded.first_seen_at),
         last_seen_at = greatest(g.last_seen_at, excluded.last_seen_at),
         status = case when g.status = 'resolved' then 'active' else g.status end,
+        regressed_at = case when g.status = 'resolved' then now() else g.regressed_at end,
         last_url = coalesce(excluded.last_url, g.last_url),
         last_release = coalesce(excluded.last_release, g.last_release)
       returning g.id, g.application_id, g.fingerprint, g.occurrence_count`)

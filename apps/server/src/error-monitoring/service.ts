@@ -20,6 +20,7 @@ export {
   ingestEnvelope,
   ingestRequest,
 } from './ingest.ts'
+export { type NewErrorGroup, newErrorGroups } from './new-groups.ts'
 export {
   errorStats,
   findErrorGroup,

@@ -113,3 +113,5 @@ export function organizationDisplayName(row: {
   if (row.isPersonal) return row.ownerName ? `${row.ownerName} (personal)` : 'Personal'
   return row.name
 }
+
+export { readCheckSettings, repairsAutomatically, writeCheckSettings } from './check-settings.ts'

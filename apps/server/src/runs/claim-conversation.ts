@@ -16,7 +16,13 @@ const isUniqueViolation = (error: unknown): boolean => {
  */
 export async function claimConversation(
   state: RunManagerState,
-  claim: { conversationId: string; runId: string; model: string; withUserMessage: boolean },
+  claim: {
+    conversationId: string
+    runId: string
+    model: string
+    withUserMessage: boolean
+    repairOf: string | null
+  },
 ): Promise<ConversationRecord> {
   const db = state.database.db
   for (let attempt = 0; ; attempt++) {
@@ -30,6 +36,7 @@ export async function claimConversation(
             status: 'running',
             model: claim.model,
             ownerInstance: state.instanceId,
+            repairOf: claim.repairOf,
           })
           .returning({ conversationId: runs.conversationId }),
       )

@@ -1,130 +1,25 @@
 import type { AgentChunk } from '@sprout/agent/agent-chunk.ts'
 import type { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { runAgent } from '@sprout/agent/run-agent.ts'
-import { modelGuideAnswerer } from '@sprout/agent/tools/integration-guide.ts'
-import type { IntegrationGuidesAccess } from '@sprout/agent/tools/tool-context.ts'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
-import { DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
-import type { Config } from '../config/config.ts'
-import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { AppError, conflict } from '../http/app-error.ts'
-import { createOrigins } from '../http/origins.ts'
-import type { EventStore } from '../stream/event-store.ts'
-import type { ApplicationSecrets, RunSecrets } from '../vault/service.ts'
 import {
   commitPendingHandEdits,
   recordRunVersion,
   systemWithRunNotes,
 } from '../versions/service.ts'
+import { type CheckedRun, checkAfterRun } from './check-after-run.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
-import { type ConversationRecord, replaceHistory } from './conversation-records.ts'
-import { runErrorReports } from './run-error-reports.ts'
-import type { RunSettings } from './run-settings.ts'
+import { replaceHistory } from './conversation-records.ts'
+import { runToolContext } from './run-tool-context.ts'
+import type { ActiveRun, RunEnvironment, StartRunInput } from './run-types.ts'
 import { takeStagedMessages } from './staged-messages.ts'
 
 export const OPENING_FAILED_MESSAGE = 'The run could not start.'
-
-/** A text, or one that depends on the app's dev box (its pack type), known once the box is open. */
-export type SystemPrompt = string | ((box: Devbox | undefined) => string)
-
-export type StartRunInput = {
-  conversation: ConversationRecord
-  model: string
-  /** The system prompt: the builder's or the exploration's, chosen by the caller. */
-  system: SystemPrompt
-  /** A new user message; without it the run continues the stored history (retry). */
-  userMessage?: { text: string; clientId: string | undefined }
-  /** Who sent it (or asked to continue): the author of the run's version. */
-  userId?: string
-}
-
-export type ActiveRun = {
-  id: string
-  conversationId: string
-  controller: AbortController
-  done: Promise<void>
-  /** The server is stopping: the run ends as a restart error, retryable after the restart. */
-  shuttingDown: boolean
-  /** The agent is done and the closing events are being written. */
-  closing: boolean
-  /** Storing the run's opening (the user message) failed: the run ends as failed. */
-  openingFailed: boolean
-  /**
-   * Settles once the opening writes are done (true) or failed (false). The history is replaced
-   * only after them: a run that ends at once (a provider's 529) would otherwise race the user
-   * message's own insert on PostgreSQL.
-   */
-  opened: Promise<boolean>
-}
-
-/** What a run executes with: this process's parts, and whether it was halted as if crashed. */
-export type RunEnvironment = {
-  database: DatabaseHandle
-  config: Config
-  devboxes: DevboxRuntime
-  store: EventStore
-  settings: RunSettings
-  isHalted: () => boolean
-  checkpoint: (applicationId: string, commit: () => Promise<unknown>) => Promise<unknown>
-  /** The vault: secrets for the agent's commands, and their redaction; none in some tests. */
-  secrets?: RunSecrets
-}
-
-/**
- * The vault's values reach the agent's commands as environment variables, and are redacted from
- * everything the tools return or stream (docs/product/vault.md "Where values go"). The latest
- * values are used, so a secret set during a run is there for the next command.
- */
-function toolContextFor(
-  box: Devbox,
-  secrets: () => ApplicationSecrets | undefined,
-  webSearch: Config['webSearch'],
-  extras: {
-    errorReports: ReturnType<typeof runErrorReports>
-    integrationGuides: IntegrationGuidesAccess | undefined
-  },
-) {
-  return {
-    ...extras,
-    devbox: {
-      files: box.files,
-      devServer: box.devServer,
-      exec: (command: string, options: Parameters<Devbox['exec']>[1]) =>
-        box.exec(command, { ...options, env: { ...secrets()?.env, ...options.env } }),
-    },
-    redact: (text: string) => secrets()?.redactor.redact(text) ?? text,
-    redactStream: () =>
-      secrets()?.redactor.stream() ?? { push: (text: string) => text, flush: () => '' },
-    webSearch,
-  }
-}
-
-/** A real model answers integration_guide from the guide (decision 019); the Demo model reads it. */
-function guideAnswers(
-  modelId: string,
-  model: ReturnType<typeof createLanguageModel>,
-  run: ActiveRun,
-  settings: RunSettings,
-): IntegrationGuidesAccess | undefined {
-  if (modelId === DEMO_MODEL_ID) return undefined
-  const options = { abortSignal: run.controller.signal, maxRetries: settings.maxRetries }
-  return { answer: modelGuideAnswerer(model, options) }
-}
-
-/**
- * The app's secrets for a run, from the vault's copy: sending the message just read them and the
- * vault reloads on every change, so a second read and decryption (7 ms on PGlite, before the first
- * token) is spared. Read only when not loaded yet.
- */
-async function secretsOfRun(environment: RunEnvironment, applicationId: string) {
-  const { secrets } = environment
-  if (!secrets) return undefined
-  return secrets.current(applicationId) ?? (await secrets.load(applicationId))
-}
 
 /** Anthropic and others attach provider metadata to chunks; the chat has no use for it. */
 function forStorage(chunk: AgentChunk): StreamChunk {
@@ -143,9 +38,11 @@ async function systemOfRun(
   const system = typeof input.system === 'string' ? input.system : input.system(box)
   // Hand edits not yet committed become their version first, and their note is in this run's.
   if (box) {
-    await commitPendingHandEdits(applicationId).catch((error: unknown) => {
-      console.error('[runs] the hand edits could not be committed:', error)
-    })
+    await commitPendingHandEdits({ db: database.db, box }, applicationId).catch(
+      (error: unknown) => {
+        console.error('[runs] the hand edits could not be committed:', error)
+      },
+    )
   }
   return box ? systemWithRunNotes(database.db, applicationId, system) : system
 }
@@ -158,7 +55,9 @@ function checkpointRun(
   box: Devbox,
 ): Promise<unknown> {
   const applicationId = input.conversation.applicationId ?? ''
-  const firstLine = (input.userMessage?.text ?? 'Continue').split('\n')[0] ?? ''
+  // A repair's version is titled by what it fixes, not by the problems it was sent.
+  const text = input.repairOf?.title ?? input.userMessage?.text ?? 'Continue'
+  const firstLine = text.split('\n')[0] ?? ''
   const message = cutText(firstLine, 72)
   return environment.checkpoint(applicationId, () =>
     recordRunVersion(
@@ -177,7 +76,8 @@ function checkpointRun(
 /**
  * Runs the agent for a claimed, opened run: its chunks go to the event store as they come, the
  * history is replaced and the box checkpointed when it ends, and the run is closed whatever
- * happened (docs/architecture/agent-loop.md "Runs on the server").
+ * happened (docs/architecture/agent-loop.md "Runs on the server"). A run that changed files is
+ * then checked; answers the repair turn to start after it, if any (docs/product/checks.md).
  */
 export async function executeRun(
   environment: RunEnvironment,
@@ -185,10 +85,12 @@ export async function executeRun(
   input: StartRunInput & { contextWindow: number },
   model: ReturnType<typeof createLanguageModel>,
   history: ModelMessage[],
-): Promise<void> {
+): Promise<StartRunInput | undefined> {
   const { database, devboxes, store, settings, isHalted } = environment
   const { conversation } = input
   const conversationId = conversation.id
+  const startedAt = new Date()
+  let checked: Omit<CheckedRun, 'status'> | undefined
   let sawFinish = false
   let status: Exclude<RunStatus, 'running'> = 'failed'
   let errorText: string | undefined
@@ -204,28 +106,16 @@ export async function executeRun(
       )
     }
     const applicationId = conversation.applicationId ?? ''
-    const loadedSecrets = box ? await secretsOfRun(environment, applicationId) : undefined
-    const secrets = () => environment.secrets?.current(applicationId) ?? loadedSecrets
-    const extras = {
-      errorReports: runErrorReports({
-        db: database.db,
-        origins: createOrigins(environment.config),
-        organizationId: conversation.organizationId,
-        applicationId,
-      }),
-      integrationGuides: guideAnswers(input.model, model, run, settings),
-    }
+    const toolContext = box
+      ? await runToolContext(environment, { run, input, model, box, applicationId, startedAt })
+      : undefined
     const result = await runAgent({
       model,
       modelId: input.model,
       contextWindow: input.contextWindow,
       system: await systemOfRun(database, input, box, applicationId),
       messages: history,
-      ...(box
-        ? {
-            toolContext: toolContextFor(box, secrets, environment.config.webSearch, extras),
-          }
-        : {}),
+      ...(toolContext ? { toolContext: toolContext.context } : {}),
       abortSignal: run.controller.signal,
       maxRetries: settings.maxRetries,
       onChunk: (chunk) => {
@@ -242,7 +132,7 @@ export async function executeRun(
         return store.append(
           conversationId,
           run.id,
-          secrets()?.redactor.redactValue(stored) ?? stored,
+          toolContext?.secrets()?.redactor.redactValue(stored) ?? stored,
         )
       },
       takeStagedMessages: () =>
@@ -250,17 +140,22 @@ export async function executeRun(
           ? Promise.resolve([])
           : takeStagedMessages({ db: database.db, store }, conversationId, run.id),
     })
-    if (isHalted()) return
+    if (isHalted()) return undefined
     // A run whose user message could not be stored leaves the history as it was, uncommitted.
     if ((await run.opened) && !run.openingFailed) {
       await replaceHistory(database.db, conversationId, result.messages)
     }
-    if (box && !run.openingFailed) await checkpointRun(environment, run, input, box)
+    if (box && !run.openingFailed) {
+      const version = await checkpointRun(environment, run, input, box)
+      // A repair turn ends with a check of its own, whatever it changed (docs/product/checks.md).
+      const checks = version !== undefined || input.repairOf !== undefined
+      if (checks && environment.config.checkAfterRuns) checked = { box, applicationId, startedAt }
+    }
     if (result.error?.errorType === 'interrupt') status = 'interrupted'
     else status = result.error ? 'failed' : 'finished'
     errorText = result.error?.message
   } catch (error) {
-    if (isHalted()) return
+    if (isHalted()) return undefined
     errorText = error instanceof AppError ? error.message : 'The agent run failed unexpectedly.'
     if (!(error instanceof AppError)) console.error('[runs] run failed:', error)
     emitError(errorText)
@@ -276,4 +171,6 @@ export async function executeRun(
     emitError(RESTART_ERROR_MESSAGE)
   }
   await closeRun({ database, store }, run, { status, sawFinish, error: errorText })
+  if (!checked || run.openingFailed || run.shuttingDown || isHalted()) return undefined
+  return checkAfterRun(environment, run, input, { ...checked, status })
 }

@@ -11,7 +11,10 @@ import { appendHistory, loadAndAppendHistory, loadHistory } from './conversation
 export async function openRun(
   { database, store }: RunContext,
   run: RunReference,
-  input: { userMessage?: { text: string; clientId: string | undefined } },
+  input: {
+    userMessage?: { text: string; clientId: string | undefined }
+    repairOf?: { title: string }
+  },
 ): Promise<{ history: ModelMessage[]; stored: Promise<void> }> {
   const db = database.db
   if (!input.userMessage) {
@@ -29,7 +32,12 @@ export async function openRun(
   const previous = await loadAndAppendHistory(db, run.conversationId, added)
   const stored = store.appendAndWait(run.conversationId, null, {
     type: 'data-user-message',
-    data: { id: randomUUID(), text, ...(clientId ? { clientId } : {}) },
+    data: {
+      id: randomUUID(),
+      text,
+      ...(clientId ? { clientId } : {}),
+      ...(input.repairOf ? { repair: { title: input.repairOf.title } } : {}),
+    },
   })
   emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })
   // Observed here; the caller awaits it after the run is under way.

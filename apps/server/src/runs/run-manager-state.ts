@@ -6,8 +6,8 @@ import type { EventStore } from '../stream/event-store.ts'
 import type { RunSecrets } from '../vault/service.ts'
 import { createCheckpointQueue } from './checkpoints.ts'
 import type { RunContext } from './close-run.ts'
-import type { ActiveRun, RunEnvironment } from './execute-run.ts'
 import type { RunSettings } from './run-settings.ts'
+import type { ActiveRun, RunEnvironment } from './run-types.ts'
 
 /** Where a process's interrupts for runs of another process travel (LISTEN/NOTIFY). */
 export const INTERRUPTS_CHANNEL = 'conversation_interrupts'

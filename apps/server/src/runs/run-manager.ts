@@ -1,10 +1,10 @@
 import { DEMO_MODEL_ID, pickDefaultModel } from '@sprout/protocol/models.ts'
 import { listModels } from '../models/service.ts'
 import type { ConversationRecord } from './conversation-records.ts'
-import type { StartRunInput } from './execute-run.ts'
 import { interruptRun, settleInterrupted } from './interrupt-run.ts'
 import { startHeartbeat, stopAllRuns } from './run-heartbeat.ts'
 import { createRunManagerState, type RunManagerOptions } from './run-manager-state.ts'
+import type { StartRunInput } from './run-types.ts'
 import { startRun } from './start-run.ts'
 
 /** The agent runs of one server process (docs/architecture/agent-loop.md "Runs on the server"). */

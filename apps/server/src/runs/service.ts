@@ -15,7 +15,7 @@ import {
   titleFromMessage,
 } from './conversation-records.ts'
 import type { ConversationRuntime } from './conversation-runtime.ts'
-import type { SystemPrompt } from './execute-run.ts'
+import type { SystemPrompt } from './run-types.ts'
 import {
   cancelStagedMessage as cancelStaged,
   stageMessage as stageWithRun,

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { ModelUnavailableError } from '@sprout/agent/providers/model-unavailable-error.ts'
-import { badRequest } from '../http/app-error.ts'
+import { AppError, badRequest } from '../http/app-error.ts'
 import { listModels } from '../models/service.ts'
 import { claimConversation } from './claim-conversation.ts'
 import { closeRun, emitSafely } from './close-run.ts'
 import type { ConversationRecord } from './conversation-records.ts'
-import {
-  type ActiveRun,
-  executeRun,
-  OPENING_FAILED_MESSAGE,
-  type StartRunInput,
-} from './execute-run.ts'
+import { executeRun, OPENING_FAILED_MESSAGE } from './execute-run.ts'
 import { openRun } from './open-run.ts'
 import type { RunManagerState } from './run-manager-state.ts'
+import type { ActiveRun, StartRunInput } from './run-types.ts'
 
 const DEFAULT_CONTEXT_WINDOW = 128_000
 
@@ -50,6 +46,19 @@ async function openClaimedRun(
 }
 
 /**
+ * The repair turn after a check (docs/product/checks.md "One repair"): a run like any other; a
+ * message the user sent meanwhile has started its own run, and the repair is dropped (409).
+ */
+async function startRepair(state: RunManagerState, input: StartRunInput): Promise<void> {
+  try {
+    await startRun(state, input)
+  } catch (error) {
+    if (error instanceof AppError && error.status === 409) return
+    console.error('[runs] the repair turn could not start:', error)
+  }
+}
+
+/**
  * Claims the conversation (409 while another run is active) and executes the run in the
  * background; resolves once the user message is stored.
  */
@@ -65,6 +74,7 @@ export async function startRun(
     runId,
     model: input.model,
     withUserMessage: input.userMessage !== undefined,
+    repairOf: input.repairOf?.runId ?? null,
   })
   const opened = await openClaimedRun(state, { id: runId, conversationId }, input)
   const run: ActiveRun = {
@@ -88,10 +98,14 @@ export async function startRun(
   const releaseBox =
     kind === 'builder' && applicationId ? state.devboxes.hold(applicationId) : undefined
   run.done = executeRun(state.environment, run, { ...input, contextWindow }, model, opened.history)
-    .catch((error: unknown) => console.error('[runs] closing a run failed:', error))
-    .finally(() => {
+    .catch((error: unknown) => {
+      console.error('[runs] closing a run failed:', error)
+      return undefined
+    })
+    .then((repair) => {
       releaseBox?.()
       if (state.active.get(conversationId) === run) state.active.delete(conversationId)
+      if (repair && !state.halted) return startRepair(state, repair)
     })
   state.active.set(conversationId, run)
   try {

@@ -33,6 +33,8 @@ export async function createTestApp(environment: Record<string, string> = {}) {
     DEVBOX_POOL_TARGET: '0',
     DEVBOX_CACHE_DIR: testDevboxCacheDir,
     PUBLIC_URL: `http://localhost:${port}`,
+    // The check after runs costs seconds per run: the tests of checks turn it on.
+    CHECKS: 'off',
     ...environment,
   })
   const logger: DevboxLogger = {

@@ -158,11 +158,14 @@ export const chunkTypes = (envelopes: StreamEnvelope[]) =>
  * in an organization of their own. `maxRetries` overrides the runs' provider retries; `listen`
  * serves the app over real HTTP (for previews and the event stream).
  */
-export async function startChatHarness(options: { maxRetries?: number; listen?: boolean } = {}) {
+export async function startChatHarness(
+  options: { maxRetries?: number; listen?: boolean; environment?: Record<string, string> } = {},
+) {
   const fake: FakeProviderServer = await startFakeAnthropic([])
   const harness = await createTestApp({
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: fake.baseUrl,
+    ...options.environment,
   })
   if (options.maxRetries !== undefined) {
     harness.created.conversations.settings.maxRetries = options.maxRetries

@@ -269,6 +269,24 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: ({ organizationId }) => ({ path: `/api/organizations?clerk_id=${organizationId}` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
+  'GET /api/organizations/:organizationId/check-settings': {
+    request: ({ organizationId }) => ({
+      path: `/api/organizations/${organizationId}/check-settings`,
+    }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  // docs/product/checks.md "Setting": owners and admins change it, members read it.
+  'PUT /api/organizations/:organizationId/check-settings': {
+    request: ({ organizationId }) => ({
+      path: `/api/organizations/${organizationId}/check-settings`,
+      init: json({ autoRepair: true }),
+    }),
+    expect: {
+      ...everyoneSignedIn(403),
+      organizationAdmin: 200,
+      otherOrganization: 404,
+    },
+  },
   'GET /api/applications': {
     request: () => ({ path: '/api/applications' }),
     expect: everyoneSignedIn(200),

@@ -2,6 +2,7 @@
 // scenarios build on each other in order (docs/product/versions.md "Code").
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { appHandEdits } from '@sprout/db/schema/app-versions.ts'
 import type {
   FileContent,
   FileTreeResponse,
@@ -135,6 +136,27 @@ describe('the Code tab: file tree, read, save, edit versions', { timeout: 180_00
       kind: 'edit',
       title: expect.stringMatching(/^Edited by .+: src\/Notes\.md$/),
     })
+  })
+
+  it('commits the saves a crashed process left as their version before the next run', async () => {
+    // What a process that died within the quiet time leaves: the file written, its save's row.
+    await box().files.write('src/Crash.md', '# Saved before a crash\n')
+    await chat.harness.created.db.insert(appHandEdits).values({
+      applicationId: chat.applicationId,
+      path: 'src/Crash.md',
+      editorId: chat.actor.user.id,
+      editorName: 'Crash Tester',
+    })
+    expect(hasPendingHandEdits(chat.applicationId)).toBe(false)
+    chat.fake.push({ blocks: [{ type: 'text', text: 'Noted.' }] })
+    const sent = await sendMessage(chat, { message: 'Anything new?', model, conversationId })
+    await chat.harness.created.conversations.runs.settled(sent.conversation_id)
+    expect((await versions()).versions[0]).toMatchObject({
+      kind: 'edit',
+      title: 'Edited by Crash Tester: src/Crash.md',
+    })
+    const left = await chat.harness.created.db.select().from(appHandEdits)
+    expect(left.filter((row) => row.applicationId === chat.applicationId)).toEqual([])
   })
 
   it('commits hand edits saved just before a restore as their own version, with their note', async () => {

@@ -59,7 +59,7 @@ export function fileRoutes(options: {
     const { applicationId, box } = await boxOf(context.var, context.req.param('id'))
     const saved = await saveFileContent(box, input, await isRunActive(db, applicationId))
     const { user } = context.var
-    noteHandEdit({
+    await noteHandEdit({
       db,
       box,
       applicationId,

@@ -48,9 +48,9 @@ describe('Push to Git', { timeout: 240_000 }, () => {
     const url = await gitServer.createRepository('app')
     const saved = await call<GitRemote>(actor, remoteUrl(), { url, token }, 'PUT')
     expect(saved.status).toBe(200)
-    expect(saved.body).toEqual({ url, branch: 'main', hasToken: true })
+    expect(saved.body).toEqual({ url, branch: 'main', hasToken: true, integration: null })
     const read = await call<GitRemote>(actor, remoteUrl())
-    expect(read.body).toEqual({ url, branch: 'main', hasToken: true })
+    expect(read.body).toEqual({ url, branch: 'main', hasToken: true, integration: null })
     expect(JSON.stringify(read.body)).not.toContain(token)
   })
 

@@ -27,6 +27,7 @@ describe('git tokens on key rotation', () => {
       url: remote.url,
       branch: 'main',
       hasToken: true,
+      integration: null,
     })
     const rotated = createKeyring(randomBytes(32).toString('base64'), [
       oldKeyring.current.key.toString('base64'),

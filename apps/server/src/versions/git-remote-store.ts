@@ -17,7 +17,12 @@ export async function readGitRemote(db: Database, applicationId: string): Promis
     .from(gitRemotes)
     .where(eq(gitRemotes.applicationId, applicationId))
   if (!row) return null
-  return { url: row.url, branch: row.branch, hasToken: row.tokenCiphertext !== null }
+  return {
+    url: row.url,
+    branch: row.branch,
+    hasToken: row.tokenCiphertext !== null,
+    integration: row.integration,
+  }
 }
 
 /** Sets the remote; a request without a token keeps the stored one (write-only field). */
@@ -34,12 +39,13 @@ export async function writeGitRemote(
   const token = sealed
     ? { tokenCiphertext: sealed.ciphertext, tokenIv: sealed.iv, tokenKeyId: keyring.current.id }
     : {}
+  const integration = input.integration === undefined ? {} : { integration: input.integration }
   await db
     .insert(gitRemotes)
-    .values({ applicationId, url: input.url, branch, ...token })
+    .values({ applicationId, url: input.url, branch, ...token, ...integration })
     .onConflictDoUpdate({
       target: gitRemotes.applicationId,
-      set: { url: input.url, branch, ...token, updatedAt: new Date() },
+      set: { url: input.url, branch, ...token, ...integration, updatedAt: new Date() },
     })
   return readGitRemote(db, applicationId)
 }
@@ -63,7 +69,7 @@ export async function gitRemoteForPush(db: Database, keyring: VaultKeyring, appl
           iv: row.tokenIv,
         })
       : undefined
-  return { url: row.url, branch: row.branch, token }
+  return { url: row.url, branch: row.branch, token, integration: row.integration }
 }
 
 /**

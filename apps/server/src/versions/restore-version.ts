@@ -59,7 +59,7 @@ export async function restoreVersion(
   const record = { db: context.db, box }
   // Hand edits saved moments ago become their own 'Edited by' version (and the next run's note)
   // rather than 'Uncommitted changes' (docs/product/versions.md "Code").
-  await flushHandEdits(applicationId)
+  await flushHandEdits(applicationId, record)
   return queueCommit(applicationId, async () => {
     if (await isRunActive(context.db, applicationId)) throw conflict(RESTORE_DURING_RUN)
     await commitAndRecord(record, {

@@ -34,8 +34,11 @@ export function recordRunVersion(
 }
 
 /** The hand edits not committed yet become their version before the next run starts. */
-export function commitPendingHandEdits(applicationId: string): Promise<Version | undefined> {
-  return flushHandEdits(applicationId)
+export function commitPendingHandEdits(
+  context: { db: Database; box: Devbox },
+  applicationId: string,
+): Promise<Version | undefined> {
+  return flushHandEdits(applicationId, context)
 }
 
 /** The run's system prompt with the notes for it (taken: each is told once). */

@@ -31,6 +31,11 @@ export function takeOutRoutes(options: {
   devboxes: DevboxRuntime
   keyring: VaultKeyring
   gitAllowedHosts: string[]
+  /**
+   * The access token of the organization's connection to an integration (integrations/, wired
+   * by the composition root); AppError 404 when not connected, 409 when it needs reconnecting.
+   */
+  integrationToken: (organizationId: string, integration: string) => Promise<string>
 }) {
   const { db, origins, devboxes, keyring, gitAllowedHosts } = options
   const app = new Hono<AppEnv>()
@@ -63,14 +68,15 @@ export function takeOutRoutes(options: {
     const remote = await gitRemoteForPush(db, keyring, application.id)
     if (!remote) throw badRequest('Set the remote URL first.')
     const target = await checkGitTarget(remote.url, gitAllowedHosts)
+    const token = remote.integration
+      ? await options.integrationToken(application.organizationId, remote.integration)
+      : remote.token
     const box = await devboxes.whenReady(application.id)
     if (!box) throw conflict('The dev box is not ready yet. Try again in a moment.')
     if (pushing.has(application.id)) throw conflict('A push of this app is already running.')
     pushing.add(application.id)
     try {
-      return context.json(
-        await pushHistory({ box, target, branch: remote.branch, token: remote.token }),
-      )
+      return context.json(await pushHistory({ box, target, branch: remote.branch, token }))
     } finally {
       pushing.delete(application.id)
     }

@@ -1,6 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { type ReactNode, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
+import {
+  type OpenCheckProblem,
+  OpenCheckProblemContext,
+} from '../components/checks/open-check-problem.ts'
 import { PageContainer } from '../components/layout/page-container.tsx'
 import { PanePanel, type PaneTab, PaneTabs } from '../components/layout/pane-tabs.tsx'
 import { Alert } from '../components/ui/alert.tsx'
@@ -11,7 +15,9 @@ import { applicationsQueryKey } from '../features/applications/application-queri
 import { useApplication } from '../features/applications/use-application.ts'
 import { useEditorReady } from '../features/applications/use-editor-ready.ts'
 import { ChatWorkspace } from '../features/chat/chat-workspace.tsx'
+import { CheckStatus } from '../features/checks/check-status.tsx'
 import { CodeTab } from '../features/code/code-tab.tsx'
+import { type CodeFileRequest, useCodeFileRequest } from '../features/code/use-code-file-request.ts'
 import { DeployButton } from '../features/deploy/deploy-button.tsx'
 import { BuilderErrorList } from '../features/error-monitoring/builder-error-list.tsx'
 import { applicationErrorsQueryKey } from '../features/error-monitoring/use-application-errors.ts'
@@ -58,32 +64,24 @@ function BuilderPage() {
   const queryClient = useQueryClient()
   const application = useApplication(organization.organizationId, id)
   const readiness = useEditorReady(id, application.isSuccess)
-  const admin = useAdminStatus()
   const models = useModels()
   const [previewReloads, setPreviewReloads] = useState(0)
   const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
   const [pane, setPane] = useState<BuilderPane>('chat')
   const sendToAgent = useRef<((text: string) => void) | undefined>(undefined)
   const [agentRunning, setAgentRunning] = useState(false)
-  const history = useHistoryPane(id, agentRunning, () => setPane('preview'))
+  // The error list under the preview is open: the pane is wide enough to read a stack.
+  const [errorsOpen, setErrorsOpen] = useState(false)
+  const history = useHistoryPane(id, () => setPane('preview'))
+  const code = useCodeFileRequest(() => setPane('code'))
   useShowApplicationName(application.data?.name)
 
   if (application.isPending) return <CenteredSpinner label="Loading application..." />
-  if (application.isError) {
-    if (application.error instanceof ApiError && application.error.status === 404) {
-      return <ApplicationNotFound />
-    }
-    return (
-      <PageContainer>
-        <Alert>{application.error.message}</Alert>
-      </PageContainer>
-    )
-  }
+  if (application.isError) return <ApplicationLoadError error={application.error} />
 
   const { data } = application
   return (
-    // The navbar is 3.5rem and its 1px border; the builder takes the rest of the window.
-    <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col overflow-hidden bg-white">
+    <BuilderFrame openFile={code.openFile}>
       {isPhone && (
         <PaneTabs label="Builder" tabs={builderPanes} selected={pane} onSelect={setPane} />
       )}
@@ -122,34 +120,29 @@ function BuilderPage() {
           pane={pane}
           agentRunning={agentRunning}
           history={history}
+          codeRequest={code.request}
           onRestored={() => setPreviewReloads((count) => count + 1)}
         >
           <PreviewPane
             fill={isPhone}
+            wide={errorsOpen}
             previewUrl={data.preview_url}
             reloadSignal={previewReloads}
             prodUrl={data.prod_url}
             readiness={readiness.data}
             actions={
-              <>
-                <HistoryButton open={history.open} onToggle={history.toggle} />
-                <VaultButton applicationId={data.id} />
-                <DownloadButton applicationId={data.id} />
-                <PushButton applicationId={data.id} />
-                {admin.data?.isAdmin && (
-                  <DeployButton
-                    applicationId={data.id}
-                    deployed={Boolean(data.prod_url)}
-                    onDeployed={() =>
-                      void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })
-                    }
-                  />
-                )}
-              </>
+              <PreviewActions
+                applicationId={data.id}
+                deployed={Boolean(data.prod_url)}
+                history={history}
+                agentRunning={agentRunning}
+              />
             }
             footer={
               <BuilderErrorList
                 applicationId={data.id}
+                previewOrigin={originOf(data.preview_url)}
+                onExpandedChange={setErrorsOpen}
                 onAskAgent={(text) => {
                   sendToAgent.current?.(text)
                   setPane('chat')
@@ -159,7 +152,48 @@ function BuilderPage() {
           />
         </RightPane>
       </div>
-    </div>
+    </BuilderFrame>
+  )
+}
+
+type PreviewActionsProps = {
+  applicationId: string
+  deployed: boolean
+  history: HistoryPane
+  agentRunning: boolean
+}
+
+/** The preview toolbar's actions, the app's last check first (docs/product/checks.md). */
+function PreviewActions({ applicationId, deployed, history, agentRunning }: PreviewActionsProps) {
+  const queryClient = useQueryClient()
+  const admin = useAdminStatus()
+  return (
+    <>
+      <CheckStatus applicationId={applicationId} agentRunning={agentRunning} />
+      <HistoryButton open={history.open} onToggle={history.toggle} />
+      <VaultButton applicationId={applicationId} />
+      <DownloadButton applicationId={applicationId} />
+      <PushButton applicationId={applicationId} />
+      {admin.data?.isAdmin && (
+        <DeployButton
+          applicationId={applicationId}
+          deployed={deployed}
+          onDeployed={() => void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })}
+        />
+      )}
+    </>
+  )
+}
+
+/** The builder's frame; in it, a check's problem opens its file in the Code tab. */
+function BuilderFrame({ openFile, children }: { openFile: OpenCheckProblem; children: ReactNode }) {
+  return (
+    <OpenCheckProblemContext.Provider value={openFile}>
+      {/* The navbar is 3.5rem and its 1px border; the builder takes the rest of the window. */}
+      <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col overflow-hidden bg-white">
+        {children}
+      </div>
+    </OpenCheckProblemContext.Provider>
   )
 }
 
@@ -167,6 +201,8 @@ type RightPaneProps = {
   pane: BuilderPane
   agentRunning: boolean
   history: HistoryPane
+  /** A file to show in the Code tab (a check's problem): the tab comes forward. */
+  codeRequest: CodeFileRequest | undefined
   onRestored: () => void
   /** The preview pane. */
   children: ReactNode
@@ -177,9 +213,19 @@ type RightPaneProps = {
  * History column beside them. On a phone the builder's tabs pick the view. The Code tab mounts
  * when first shown and then stays (hidden), so its unsaved text lives on.
  */
-function RightPane({ pane, agentRunning, history, onRestored, children }: RightPaneProps) {
+function RightPane({
+  pane,
+  agentRunning,
+  history,
+  codeRequest,
+  onRestored,
+  children,
+}: RightPaneProps) {
   const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
   const [desktopView, setDesktopView] = useState<RightView>('preview')
+  useEffect(() => {
+    if (codeRequest) setDesktopView('code')
+  }, [codeRequest])
   const view: RightView = isPhone ? (pane === 'code' ? 'code' : 'preview') : desktopView
   const codeShown = useRef(false)
   if (view === 'code') codeShown.current = true
@@ -222,10 +268,28 @@ function RightPane({ pane, agentRunning, history, onRestored, children }: RightP
             selected={view === 'code'}
             className="flex min-h-0 min-w-0 flex-1 border-l border-zinc-200"
           >
-            <CodeTab applicationId={history.applicationId} agentRunning={agentRunning} />
+            <CodeTab
+              applicationId={history.applicationId}
+              agentRunning={agentRunning}
+              fileRequest={codeRequest}
+            />
           </PanePanel>
         )}
       </div>
     </PanePanel>
+  )
+}
+
+/** The preview's origin, which its error reporter posts from (docs/product/error-monitoring.md). */
+function originOf(url: string | undefined | null): string | undefined {
+  return url && URL.canParse(url) ? new URL(url).origin : undefined
+}
+
+function ApplicationLoadError({ error }: { error: Error }) {
+  if (error instanceof ApiError && error.status === 404) return <ApplicationNotFound />
+  return (
+    <PageContainer>
+      <Alert>{error.message}</Alert>
+    </PageContainer>
   )
 }

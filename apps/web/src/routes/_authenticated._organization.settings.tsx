@@ -1,10 +1,13 @@
 import { OAUTH_CALLBACK_QUERY } from '@sprout/protocol/api/integrations.ts'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import { PageContainer } from '../components/layout/page-container.tsx'
+import { CheckSettingsSection } from '../features/checks/check-settings-section.tsx'
 import {
   type CallbackOutcome,
   IntegrationsSettingsPage,
 } from '../features/integrations/integrations-settings-page.tsx'
+import { useCanManageOrganization } from '../features/organizations/use-can-manage-organization.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 
 type SettingsSearch = { connected?: string; integration_error?: string }
@@ -26,6 +29,7 @@ export const Route = createFileRoute('/_authenticated/_organization/settings')({
  */
 function SettingsRoute() {
   const organization = useOrganization()
+  const canManage = useCanManageOrganization(organization)
   const search = Route.useSearch()
   const navigate = Route.useNavigate()
   const [callback] = useState<CallbackOutcome | undefined>(() =>
@@ -38,6 +42,11 @@ function SettingsRoute() {
     if (hasCallbackQuery) void navigate({ search: {}, replace: true })
   }, [hasCallbackQuery, navigate])
   return (
-    <IntegrationsSettingsPage organizationId={organization.organizationId} callback={callback} />
+    <>
+      <IntegrationsSettingsPage organizationId={organization.organizationId} callback={callback} />
+      <PageContainer>
+        <CheckSettingsSection organizationId={organization.organizationId} canEdit={canManage} />
+      </PageContainer>
+    </>
   )
 }

@@ -39,6 +39,17 @@ export function fakeErrorMonitoring(groups: ErrorGroup[]) {
       group.status = body.status
       return json(200, group)
     }
+    const stats = /\/applications\/([^/]+)\/error-stats$/.exec(parsed.pathname)
+    if (stats) {
+      const own = groups.filter((group) => group.application_id === stats[1])
+      const count = (state: string) => own.filter((group) => group.status === state).length
+      return json(200, {
+        active: count('active'),
+        resolved: count('resolved'),
+        ignored: count('ignored'),
+        total_occurrences: own.reduce((total, group) => total + group.occurrence_count, 0),
+      })
+    }
     const wanted = parsed.searchParams.get('status')
     const app = parsed.searchParams.get('application_id')
     const appPath = /\/applications\/([^/]+)\/error-groups$/.exec(parsed.pathname)
@@ -47,8 +58,11 @@ export function fakeErrorMonitoring(groups: ErrorGroup[]) {
       .filter((group) => group.status === wanted)
       .filter((group) => !app || group.application_id === app)
       .filter((group) => !appPath || group.application_id === appPath[1])
-      .slice(0, limit)
-    return json(200, { groups: listed, next_cursor: null })
+    // The cursor is the index of the page's first group (the server's is opaque too).
+    const from = Number(parsed.searchParams.get('cursor') ?? 0)
+    const page = listed.slice(from, from + limit)
+    const next = from + limit < listed.length ? String(from + limit) : null
+    return json(200, { groups: page, next_cursor: next })
   })
   return {
     calls,

@@ -16,6 +16,18 @@ export type DemoConversation = {
   userText: string
   outcomes: DemoToolOutcome[]
   unfinished?: DemoConversation
+  /** What changed outside the agent since its last run: the system prompt's notes. */
+  runNotes?: string[]
+}
+
+/** The system prompt's '## Since your last run' list (docs/product/versions.md "Code"). */
+function runNotesOf(system: string): string[] {
+  const section = system.split('\n## Since your last run\n')[1]
+  if (!section) return []
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2).trim())
 }
 
 function outputText(output: LanguageModelV4ToolResultOutput): { text: string; isError: boolean } {
@@ -74,8 +86,12 @@ export function readDemoConversation(prompt: LanguageModelV4Prompt): DemoConvers
   let conversation: DemoConversation | undefined
   let user: LanguageModelV4Message | undefined
   let after: LanguageModelV4Message[] = []
+  let runNotes: string[] = []
   for (const message of prompt) {
-    if (message.role === 'system') continue
+    if (message.role === 'system') {
+      runNotes = [...runNotes, ...runNotesOf(message.content)]
+      continue
+    }
     if (message.role !== 'user') {
       after.push(message)
       continue
@@ -87,5 +103,7 @@ export function readDemoConversation(prompt: LanguageModelV4Prompt): DemoConvers
     user = message
     after = []
   }
-  return user ? readTurn(user, after, conversation) : { userText: '', outcomes: [] }
+  if (!user) return { userText: '', outcomes: [] }
+  const turn = readTurn(user, after, conversation)
+  return runNotes.length > 0 ? { ...turn, runNotes } : turn
 }

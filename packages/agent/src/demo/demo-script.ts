@@ -11,6 +11,7 @@ import {
   nextScriptStep,
   writeFileStep,
 } from './demo-steps.ts'
+import { planTypeErrorStep } from './demo-type-error.ts'
 import { WEATHER_SECRET_KEY, weatherScript } from './demo-weather.ts'
 
 export type { DemoStep, DemoToolCall } from './demo-steps.ts'
@@ -20,6 +21,7 @@ export const DEMO_HELP_TEXT =
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
   'guest book"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
+  'counter with a type error for the check to catch ("Build a counter with a type error"), a ' +
   'weather app that asks for its API key ("Build a weather app"), a page of your Linear ' +
   'issues through the organization\'s connection ("Build a page listing my Linear issues"), roll ' +
   'dice ("roll 2d6"), tell the time ("what time is it") ' +
@@ -137,10 +139,21 @@ const weatherKeyRequest: DemoStep = {
   toolCalls: [],
 }
 
-/** Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. */
+/**
+ * Decides the Demo model's next turn from the prompt alone, so it works across steps and runs. Its
+ * first step says what it was told changed since its last run (a restore, hand edits).
+ */
 export function planDemoStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
+  const step = planScriptedStep(conversation, availableTools)
+  const notes = conversation.runNotes ?? []
+  if (notes.length === 0 || conversation.outcomes.length > 0) return step
+  const told = `Since my last run: ${notes.join(' ')}`
+  return { ...step, text: step.text ? `${told}\n\n${step.text}` : told }
+}
+
+function planScriptedStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
   const tools = new Set(availableTools)
-  const errorLoop = planErrorLoopStep(conversation, tools)
+  const errorLoop = planErrorLoopStep(conversation, tools) ?? planTypeErrorStep(conversation, tools)
   if (errorLoop) return errorLoop
   const intent = detectDemoIntent(conversation.userText)
   switch (intent.kind) {

@@ -10,6 +10,7 @@ import { createIntegrationGuideTool } from './integration-guide.ts'
 import { createListFilesTool } from './list-files.ts'
 import { orderToolCalls } from './order-tool-calls.ts'
 import { createRollDiceTool } from './roll-dice.ts'
+import { createRunChecksTool } from './run-checks.ts'
 import { createSearchTool } from './search.ts'
 import { createServerLogsTool } from './server-logs.ts'
 import { createShellExecTool } from './shell-exec.ts'
@@ -40,12 +41,14 @@ export function createAgentTools(context: ToolContext) {
     get_time: createGetTimeTool(context),
     roll_dice: createRollDiceTool(context),
   } satisfies Partial<Record<ToolName, Tool>>
+  // The tools only some runs have: the app's errors and its check.
   const errorTools: Record<string, Tool> = context.errorReports
     ? {
         error_reports_list: createErrorReportsListTool(context),
         error_reports_update: createErrorReportsUpdateTool(context),
       }
     : {}
+  if (context.checks) errorTools.run_checks = createRunChecksTool(context)
   if (!isWebSearchConfigured(context.webSearch)) {
     return orderToolCalls(withConvertedSchemas({ ...tools, ...errorTools }))
   }

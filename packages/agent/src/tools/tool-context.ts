@@ -1,4 +1,5 @@
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
+import type { CheckReport } from '@sprout/protocol/api/checks.ts'
 import type { ErrorGroup, ErrorGroupStatus } from '@sprout/protocol/api/error-monitoring.ts'
 import type { StreamRedactor } from '@sprout/protocol/text/redact-secrets.ts'
 
@@ -43,6 +44,8 @@ export type ToolContext = {
   webSearch?: WebSearchConfig
   errorReports?: ErrorReportsAccess
   integrationGuides?: IntegrationGuidesAccess
+  /** The app's check (docs/product/checks.md); without it run_checks is not offered. */
+  checks?: { run: (signal?: AbortSignal) => Promise<CheckReport> }
   fetch?: typeof globalThis.fetch
   /** Injected for deterministic tests; defaults to Math.random and the clock. */
   random?: () => number

@@ -4,6 +4,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -59,4 +60,22 @@ export const appRunNotes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('app_run_notes_application_id_idx').on(table.applicationId, table.createdAt)],
+)
+
+/**
+ * Files saved by hand in the Code tab and not yet committed as their 'Edited by' version
+ * (docs/product/versions.md "Code"): kept here so that a restart loses none of them.
+ */
+export const appHandEdits = pgTable(
+  'app_hand_edits',
+  {
+    applicationId: text('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    editorId: text('editor_id').notNull(),
+    editorName: text('editor_name').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.applicationId, table.path, table.editorId] })],
 )

@@ -25,6 +25,8 @@ export const errorGroups = pgTable(
     source: text('source').notNull(),
     lastUrl: text('last_url'),
     lastRelease: text('last_release'),
+    /** When a resolved group happened again, and was active again (docs/product/checks.md). */
+    regressedAt: timestamp('regressed_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('error_groups_application_fingerprint_idx').on(

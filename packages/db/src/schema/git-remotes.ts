@@ -17,5 +17,7 @@ export const gitRemotes = pgTable('git_remotes', {
   tokenIv: text('token_iv'),
   /** Which master key sealed the token. */
   tokenKeyId: text('token_key_id'),
+  /** An integration whose connection's access token pushes instead (e.g. `github`). */
+  integration: text('integration'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 })

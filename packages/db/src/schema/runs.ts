@@ -17,6 +17,8 @@ export const runs = pgTable(
     ownerInstance: text('owner_instance').notNull(),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).defaultNow().notNull(),
     error: text('error'),
+    /** A repair turn: the run whose check it repairs (docs/product/checks.md "One repair"). */
+    repairOf: text('repair_of'),
     startedAt: timestamp('started_at', { withTimezone: true }).defaultNow().notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SERVICE_NAME_PATTERN } from './integrations.ts'
 
 // docs/product/versions.md: an app's versions (checkpoints), their diffs, restoring one, the
 // Code tab's files, Download and Push to Git. One contract for the server and the web.
@@ -96,9 +97,20 @@ export const gitRemoteRequestSchema = z.strictObject({
   branch: z.string().min(1).max(200).optional(),
   /** Write-only; omitted keeps the stored one. */
   token: z.string().min(1).max(4096).optional(),
+  /**
+   * An integration of the organization (e.g. `github`) whose connection's access token pushes,
+   * instead of a stored token; null goes back to the token, omitted keeps the choice.
+   */
+  integration: z.string().regex(SERVICE_NAME_PATTERN).nullable().optional(),
 })
 export type GitRemoteRequest = z.infer<typeof gitRemoteRequestSchema>
-export type GitRemote = { url: string; branch: string; hasToken: boolean } | null
+export type GitRemote = {
+  url: string
+  branch: string
+  hasToken: boolean
+  /** The integration whose connection's token pushes, or null for the stored token. */
+  integration: string | null
+} | null
 
 /** POST /api/applications/{id}/push → what was pushed. */
 export type PushResult = { branch: string; commitId: string; url: string }

@@ -12,6 +12,7 @@ export function createBlock(fields: Pick<Block, 'id' | 'type' | 'role'> & Partia
     toolOutput: undefined,
     toolIsError: false,
     errorType: null,
+    checks: null,
     isComplete: false,
     isStreaming: true,
     ...fields,

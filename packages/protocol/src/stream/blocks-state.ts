@@ -1,12 +1,17 @@
+import type { CheckReport } from '../api/checks.ts'
 import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
 
 /** docs/product/builder.md "Blocks": one rendered piece of the conversation. */
 export interface Block {
   /** Stable across replays of the same events, so usable as a React key. */
   id: string
-  type: 'text' | 'reasoning' | 'tool' | 'error'
+  /**
+   * `checks`: a check's report (docs/product/checks.md); `repair`: the repair turn's message,
+   * the agent's own, its title in `content` and the problems sent in `reasoningContent`.
+   */
+  type: 'text' | 'reasoning' | 'tool' | 'error' | 'checks' | 'repair'
   role: 'user' | 'assistant'
-  /** Text blocks; error blocks: the error's text. */
+  /** Text blocks; error blocks: the error's text; repair blocks: their title. */
   content: string
   /** Reasoning blocks. */
   reasoningContent: string
@@ -19,6 +24,8 @@ export interface Block {
   toolIsError: boolean
   /** Error blocks: one of chatErrorTypes, another string, or null for the SDK's plain `error`. */
   errorType: string | null
+  /** Checks blocks: the report as last sent. */
+  checks: CheckReport | null
   isComplete: boolean
   isStreaming: boolean
 }
@@ -49,6 +56,11 @@ export interface BlocksState {
   failedMessages: readonly StagedMessage[]
   /** The seq of the last envelope applied (applyStreamEnvelope); send it as Last-Event-ID. */
   lastSeq: number | null
+  /**
+   * Where each run ended: the id of the conversation's last block then → the run's id. The chat
+   * puts the run's footer ('3 files changed', docs/product/versions.md "Diffs") after that block.
+   */
+  runEnds: Readonly<Record<string, string>>
   // Bookkeeping, not for rendering.
   openParts: Readonly<Record<string, OpenPart>>
   /** Local user messages whose echo from the server is still to be suppressed. */
@@ -78,6 +90,7 @@ export function createBlocksState(): BlocksState {
     stagedMessages: [],
     failedMessages: [],
     lastSeq: null,
+    runEnds: {},
     openParts: {},
     pendingEchoes: [],
     nextBlockNumber: 1,

@@ -27,6 +27,36 @@ describe('groupBlocks', () => {
     ).toEqual(['actions [shell_exec]', 'error Overloaded'])
   })
 
+  it('shows a check and a repair on their own, never inside the actions', () => {
+    const report = (state: 'running' | 'failed') => ({
+      id: 'c1',
+      state,
+      trigger: 'run' as const,
+      parts: [],
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: state === 'running' ? null : '2026-01-01T00:00:05.000Z',
+    })
+    expect(
+      describeGroups([
+        { type: 'data-run', data: { status: 'running' } },
+        { type: 'tool-input-available', toolCallId: 'a', toolName: 'write_file', input: {} },
+        { type: 'tool-output-available', toolCallId: 'a', output: '' },
+        { type: 'data-checks', data: report('running') },
+        { type: 'data-checks', data: report('failed') },
+        {
+          type: 'data-user-message',
+          data: { id: 'r', text: 'The check found…', repair: { title: 'Fixing 1 type error…' } },
+        },
+        { type: 'tool-input-available', toolCallId: 'b', toolName: 'str_replace', input: {} },
+      ]),
+    ).toEqual([
+      'actions [write_file]',
+      'checks ',
+      'repair Fixing 1 type error…',
+      'actions [str_replace] streaming',
+    ])
+  })
+
   it('groups consecutive tool and reasoning blocks between texts', () => {
     expect(
       describeGroups([

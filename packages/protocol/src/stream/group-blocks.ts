@@ -1,12 +1,12 @@
 import type { Block } from './blocks-state.ts'
 
 /**
- * What the chat renders: text and error blocks one by one, runs of tool and reasoning blocks
- * together.
+ * What the chat renders: text, error, checks and repair blocks one by one (a check or a repair
+ * is never folded into the actions, docs/product/checks.md "Shown on the run"), runs of tool and
+ * reasoning blocks together.
  */
 export type BlockGroup =
-  | { kind: 'text'; id: string; block: Block }
-  | { kind: 'error'; id: string; block: Block }
+  | { kind: SingleBlockKind; id: string; block: Block }
   | {
       kind: 'actions'
       /** The first block's id: stable while the group grows. */
@@ -16,6 +16,13 @@ export type BlockGroup =
       /** A spinner shows while any action streams, or until the run ends for the last group. */
       isStreaming: boolean
     }
+
+export type SingleBlockKind = 'text' | 'error' | 'checks' | 'repair'
+const singleBlockKinds = new Set<Block['type']>(['text', 'error', 'checks', 'repair'])
+
+function isSingleBlock(type: Block['type']): type is SingleBlockKind {
+  return singleBlockKinds.has(type)
+}
 
 /** A tool is listed once its name and input exist; reasoning once it has text. */
 export function isListedAction(block: Block): boolean {
@@ -38,8 +45,8 @@ export type Grouping = {
 
 /**
  * `groupBlocks`, reusing `previous`'s groups that end before the first changed block, so a streamed
- * delta regroups only the last group. Correct because every group starts at a boundary (a text or
- * error block, or the block after one).
+ * delta regroups only the last group. Correct because every group starts at a boundary (a single
+ * block, or the block after one).
  */
 export function regroupBlocks(
   previous: Grouping | undefined,
@@ -89,10 +96,9 @@ function appendGroups(
   }
   for (let index = from; index < blocks.length; index++) {
     const block = blocks[index] as Block
-    if (block.type === 'text' || block.type === 'error') {
+    if (isSingleBlock(block.type)) {
       closeActions(false)
-      const kind = block.type
-      groups.push(kind === 'text' ? { kind, id: block.id, block } : { kind, id: block.id, block })
+      groups.push({ kind: block.type, id: block.id, block })
       starts.push(index)
       continue
     }

@@ -1,5 +1,6 @@
 // Long file: the one reducer's switch over every chunk type with the small steps it calls; split
 // up, a reader would follow one event across files.
+import type { CheckReport } from '../api/checks.ts'
 import { COMPACTION_NOTE_TAG } from '../text/strip-markers.ts'
 import {
   appendBlock,
@@ -88,22 +89,19 @@ export function reduceBlocks(state: BlocksState, event: BlocksEvent): BlocksStat
       return setCompaction(state, event.data.status === 'started')
     case 'data-staged':
       return answerStaged(state, event.data)
+    case 'data-checks':
+      return setChecks(state, event.data)
     case 'data-run':
       if (event.data.status === 'running') {
         return state.isRunning ? state : { ...state, isRunning: true }
       }
-      return endRun(state)
+      return markRunEnd(endRun(state), event.data.runId)
     case 'local-user-message':
       return addLocalUserMessage(state, event)
     case 'local-interrupt':
       return state.isInterrupting ? state : { ...state, isInterrupting: true }
     case 'local-stage':
-      return state.stagedMessages.some((message) => message.id === event.id)
-        ? state
-        : {
-            ...state,
-            stagedMessages: [...state.stagedMessages, { id: event.id, text: event.text }],
-          }
+      return addStaged(state, event)
     case 'local-clear-staged':
       return { ...state, stagedMessages: [] }
     case 'local-clear-failed':
@@ -142,6 +140,13 @@ function endRun(state: BlocksState): BlocksState {
     isRunning: false,
     isInterrupting: false,
   }
+}
+
+/** The run ended after the conversation's last block (BlocksState.runEnds). */
+function markRunEnd(state: BlocksState, runId: string): BlocksState {
+  const lastId = state.blocks.at(-1)?.id
+  if (!lastId || state.runEnds[lastId] === runId) return state
+  return { ...state, runEnds: { ...state.runEnds, [lastId]: runId } }
 }
 
 function nextId(state: BlocksState, prefix: string): [string, number] {
@@ -253,7 +258,36 @@ function addUserMessage(state: BlocksState, event: ChunkOf<'data-user-message'>)
   }
   const blockId = `user-${id}`
   if (findBlockIndex(state.blocks, blockId) !== -1) return state
-  return { ...state, blocks: appendBlock(state.blocks, userBlock(blockId, text)) }
+  const { repair } = event.data
+  const block = repair
+    ? createBlock({
+        id: blockId,
+        type: 'repair',
+        role: 'assistant',
+        content: repair.title,
+        reasoningContent: text,
+        isComplete: true,
+        isStreaming: false,
+      })
+    : userBlock(blockId, text)
+  return { ...state, blocks: appendBlock(state.blocks, block) }
+}
+
+/** A check's report replaces the one before it in its block (docs/product/checks.md). */
+function setChecks(state: BlocksState, report: CheckReport): BlocksState {
+  const blockId = `checks-${report.id}`
+  const index = findBlockIndex(state.blocks, blockId)
+  const done = report.state !== 'running'
+  const block = createBlock({
+    id: blockId,
+    type: 'checks',
+    role: 'assistant',
+    checks: report,
+    isComplete: done,
+    isStreaming: !done,
+  })
+  if (index === -1) return { ...state, blocks: appendBlock(state.blocks, block) }
+  return { ...state, blocks: replaceBlockAt(state.blocks, index, block) }
 }
 
 function addLocalUserMessage(
@@ -287,6 +321,12 @@ function setCompaction(state: BlocksState, started: boolean): BlocksState {
   // Rendered as the 'Compacting conversation...' line (text/strip-markers.ts).
   const note = userBlock(id, `<${COMPACTION_NOTE_TAG} />`)
   return { ...state, nextBlockNumber, isCompacting: true, blocks: appendBlock(state.blocks, note) }
+}
+
+function addStaged(state: BlocksState, action: ChunkOf<'local-stage'>): BlocksState {
+  if (state.stagedMessages.some((message) => message.id === action.id)) return state
+  const staged = { id: action.id, text: action.text }
+  return { ...state, stagedMessages: [...state.stagedMessages, staged] }
 }
 
 function answerStaged(state: BlocksState, answer: ChunkOf<'data-staged'>['data']): BlocksState {

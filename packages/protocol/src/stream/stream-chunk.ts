@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { checkReportSchema } from '../api/checks.ts'
 
 /**
  * The stream events Sprout stores per conversation and sends over SSE: the AI SDK v7 UI message
@@ -98,11 +99,23 @@ export type TokenUsage = z.infer<typeof tokenUsageSchema>
 
 export const dataUsageChunkSchema = dataChunk('data-usage', tokenUsageSchema)
 
-/** The user's message as stored; `clientId` lets the sending tab drop its own echo. */
+/**
+ * The user's message as stored; `clientId` lets the sending tab drop its own echo. A repair
+ * turn's message (the check's problems) is the agent's own: `repair` carries its title
+ * ('Fixing 2 type errors…', docs/product/checks.md "One repair").
+ */
 export const dataUserMessageChunkSchema = dataChunk(
   'data-user-message',
-  z.object({ id: z.string(), text: z.string(), clientId: z.string().optional() }),
+  z.object({
+    id: z.string(),
+    text: z.string(),
+    clientId: z.string().optional(),
+    repair: z.object({ title: z.string() }).optional(),
+  }),
 )
+
+/** A check's report, sent as it runs and when done; `id` is the check's id (the block's). */
+export const dataChecksChunkSchema = dataChunk('data-checks', checkReportSchema)
 
 /** A chat error; errorType is one of chatErrorTypes (tool-formats/error-text.ts) or absent. */
 export const dataErrorChunkSchema = dataChunk(
@@ -160,6 +173,7 @@ export const knownStreamChunkSchema = z.discriminatedUnion('type', [
   dataToolOutputDeltaChunkSchema,
   dataStagedChunkSchema,
   dataRunChunkSchema,
+  dataChecksChunkSchema,
 ])
 export type KnownStreamChunk = z.infer<typeof knownStreamChunkSchema>
 export type KnownStreamChunkType = KnownStreamChunk['type']

@@ -19,14 +19,37 @@ test('the message carries each group: message, type, id, last seen, URL and stac
       'Type: TypeError',
       'Group: group-1',
       'Last seen: 2026-11-25T08:55:00.000Z',
-      'URL: http://counter.preview.localhost/',
+      'Page: /',
       'Stack:',
       '  at showHistory (src/App.tsx:12:40)',
     ].join('\n'),
   )
   const two = formatErrorFixRequest([group, { ...group, id: 'group-2', last_url: null }])
   expect(two.startsWith('Please fix these 2 errors in the app:')).toBe(true)
-  expect(two).toContain('Group: group-2\nLast seen: 2026-11-25T08:55:00.000Z\nURL: unknown')
+  expect(two).toContain('Group: group-2\nLast seen: 2026-11-25T08:55:00.000Z\nPage: unknown')
+})
+
+test("the stack is the app's own frames at their workspace paths, not the browser's whole stack", () => {
+  const preview = 'http://counter.preview.localhost:3000'
+  const browserStack = [
+    `at showHistory (${preview}/src/App.tsx?t=1764061200000:15:35)`,
+    `at onClick (${preview}/src/components/History.tsx:8:5)`,
+    ...Array.from(
+      { length: 10 },
+      (_, index) =>
+        `at react-stack-${index} (${preview}/node_modules/.vite/deps/react-dom_client.js?v=abc:${100 + index}:9)`,
+    ),
+    `at ${preview}/@vite/client:12:3`,
+  ]
+  const message = formatErrorFixRequest([
+    { ...group, representative_stack: browserStack, last_url: `${preview}/history?from=share` },
+  ])
+  expect(message).toContain(
+    'Page: /history?from=share\nStack:\n  at showHistory (src/App.tsx:15:35)\n  at onClick (src/components/History.tsx:8:5)',
+  )
+  expect(message).not.toContain('preview.localhost')
+  expect(message).not.toContain('node_modules')
+  expect(message.split('\n').length).toBeLessThanOrEqual(10)
 })
 
 test('fix requests are recognised, typed or sent by the error list', () => {

@@ -1,3 +1,5 @@
+import { appStackLines, pagePath } from './app-stack.ts'
+
 /**
  * The message the builder's error list sends to the agent (docs/product/error-monitoring.md
  * "Builder error list"): what the agent needs to find each error — message, type, stack, when it
@@ -12,7 +14,8 @@ export type ErrorFixRequestGroup = {
   last_url: string | null
 }
 
-const STACK_LINES_SENT = 15
+/** The app's own frames sent per error: the bubble stays a few lines tall. */
+const STACK_LINES_SENT = 5
 
 export function formatErrorFixRequest(groups: ErrorFixRequestGroup[]): string {
   const heading =
@@ -25,16 +28,16 @@ export function formatErrorFixRequest(groups: ErrorFixRequestGroup[]): string {
       `Type: ${group.error_type}`,
       `Group: ${group.id}`,
       `Last seen: ${group.last_seen_at}`,
-      `URL: ${group.last_url ?? 'unknown'}`,
-      ...(group.representative_stack.length > 0
-        ? [
-            'Stack:',
-            ...group.representative_stack.slice(0, STACK_LINES_SENT).map((line) => `  ${line}`),
-          ]
-        : []),
+      `Page: ${pagePath(group.last_url)}`,
+      ...stackLines(group.representative_stack),
     ].join('\n'),
   )
   return [heading, ...blocks].join('\n\n')
+}
+
+function stackLines(stack: readonly string[]): string[] {
+  const lines = appStackLines(stack, STACK_LINES_SENT)
+  return lines.length > 0 ? ['Stack:', ...lines.map((line) => `  ${line}`)] : []
 }
 
 /** Whether a user message asks to fix the app's errors (the error list's message, or typed). */

@@ -16,6 +16,7 @@ export const toolNames = [
   'error_reports_list',
   'error_reports_update',
   'integration_guide',
+  'run_checks',
 ] as const
 export type ToolName = (typeof toolNames)[number]
 

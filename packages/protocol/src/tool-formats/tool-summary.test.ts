@@ -83,6 +83,7 @@ describe('summarizeToolCall', () => {
     expect(summarizeToolCall('error_reports_update', { action: 'resolve', group_id: 'g1' })).toBe(
       'Resolve error: g1',
     )
+    expect(summarizeToolCall('run_checks', {})).toBe('Run checks')
     expect(summarizeToolCall('integration_guide', { integration: 'Stripe' })).toBe(
       'Stripe Integration Guide',
     )

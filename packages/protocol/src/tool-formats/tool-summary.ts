@@ -47,6 +47,8 @@ export function summarizeToolCall(toolName: string, input: unknown): string {
       return summarizeErrorReportUpdate(input)
     case 'integration_guide':
       return integrationGuideTitle(readString(input, 'integration') ?? '').trim()
+    case 'run_checks':
+      return 'Run checks'
     default:
       return toolName
   }

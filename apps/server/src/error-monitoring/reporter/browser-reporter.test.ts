@@ -131,6 +131,21 @@ describe('the injected reporter in a real browser', () => {
     await context.close()
   }, 60_000)
 
+  it('tells the builder around the preview that an error is on its way, and nothing of it', async () => {
+    const context = await browser.newContext()
+    const tab = await context.newPage()
+    await tab.setContent(`<script>
+      window.told = []
+      window.addEventListener('message', (event) => window.told.push([event.origin, event.data]))
+    </script><iframe src="${base}/"></iframe>`)
+    const told = () => tab.evaluate(() => (window as unknown as { told: unknown[] }).told)
+    await expect.poll(told, { timeout: 20_000 }).toContainEqual([base, 'sprout-reporter:error'])
+    expect(new Set((await told()).map((entry) => JSON.stringify(entry)))).toEqual(
+      new Set([JSON.stringify([base, 'sprout-reporter:error'])]),
+    )
+    await context.close()
+  }, 60_000)
+
   it('serves the reporter compressed with an etag, and refuses envelopes sent with GET', async () => {
     const script = await fetch(`${base}/__sprout/reporter.js`, {
       headers: { 'accept-encoding': 'gzip' },

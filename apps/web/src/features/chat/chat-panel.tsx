@@ -4,7 +4,7 @@ import { ChatInput } from './chat-input.tsx'
 import { ChatTranscript } from './chat-transcript.tsx'
 import { ContextUsageReadout } from './context-usage-readout.tsx'
 import { StagedMessages } from './staged-messages.tsx'
-import type { RenderSecretRequest } from './transcript-groups.tsx'
+import type { RenderRunFooter, RenderSecretRequest } from './transcript-groups.tsx'
 import { useEscapeAnywhere } from './use-escape-anywhere.ts'
 
 export type ChatPanelProps = {
@@ -30,8 +30,8 @@ export type ChatPanelProps = {
   canQueue?: boolean
   modelPicker?: ReactNode
   renderSecretRequest?: RenderSecretRequest
-  /** Under the transcript's last message once no run is going. */
-  runFooter?: ReactNode
+  /** After each run's last block (e.g. its '3 files changed'); stable across renders. */
+  renderRunFooter?: RenderRunFooter
   /** Accessible name of the chat section. */
   label?: string
 }
@@ -56,7 +56,7 @@ export function ChatPanel({
   canQueue,
   modelPicker,
   renderSecretRequest,
-  runFooter,
+  renderRunFooter,
   label = 'Chat',
 }: ChatPanelProps) {
   useEscapeAnywhere(onEscape)
@@ -69,7 +69,7 @@ export function ChatPanel({
           workingText={workingText}
           onRetry={onRetry}
           renderSecretRequest={renderSecretRequest}
-          runFooter={runFooter}
+          renderRunFooter={renderRunFooter}
         />
       )}
       <div className="mx-auto flex w-full max-w-3xl flex-col gap-2 px-4 pb-4">

@@ -56,30 +56,25 @@ describe('the chat transcript', () => {
     expect(all[0]).toContain('Message 0')
   })
 
-  it("shows the run's footer (its '3 files changed') only once no run is going", () => {
-    const footer = <p data-testid="run-footer">3 files changed</p>
-    const idle = conversation(2)
+  it("shows each run's footer (its '3 files changed') after the run's last block", () => {
+    const base = conversation(4)
+    const [, second, , fourth] = base.blocks
+    const state = { ...base, runEnds: { [second?.id ?? '']: 'run-a', [fourth?.id ?? '']: 'run-b' } }
     const container = render(
       <ChatTranscript
-        state={{ ...idle, isRunning: true }}
+        state={state}
         emptyState={<p>Empty</p>}
         workingText="Working..."
-        runFooter={footer}
+        renderRunFooter={(runId) => <p data-testid="run-footer">{`footer of ${runId}`}</p>}
       />,
     )
-    expect(container.querySelector('[data-testid="run-footer"]')).toBeNull()
-    rerender(
-      container,
-      <ChatTranscript
-        state={idle}
-        emptyState={<p>Empty</p>}
-        workingText="Working..."
-        runFooter={footer}
-      />,
-    )
-    expect(container.querySelector('[data-testid="run-footer"]')?.textContent).toBe(
-      '3 files changed',
-    )
+    const footers = [...container.querySelectorAll('[data-testid="run-footer"]')]
+    expect(footers.map((footer) => footer.textContent)).toEqual([
+      'footer of run-a',
+      'footer of run-b',
+    ])
+    // Each sits right after its run's last block.
+    expect(footers[0]?.previousElementSibling?.textContent).toContain(second?.content ?? '')
   })
 
   it('shows a message the stream adds at once, and a short conversation whole', () => {

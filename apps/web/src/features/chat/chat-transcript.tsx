@@ -2,7 +2,11 @@ import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import type { BlockGroup } from '@sprout/protocol/stream/group-blocks.ts'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { type RenderSecretRequest, TranscriptGroups } from './transcript-groups.tsx'
+import {
+  type RenderRunFooter,
+  type RenderSecretRequest,
+  TranscriptGroups,
+} from './transcript-groups.tsx'
 import { useGroupedSlices } from './use-grouped-slices.ts'
 import { useProgressiveSlices } from './use-progressive-slices.ts'
 import { useScrollFollow } from './use-scroll-follow.ts'
@@ -15,8 +19,8 @@ type ChatTranscriptProps = {
   workingText: string
   onRetry?: () => void
   renderSecretRequest?: RenderSecretRequest
-  /** Under the last message once no run is going, e.g. the last run's '3 files changed'. */
-  runFooter?: ReactNode
+  /** After each run's last block, e.g. its '3 files changed'; stable across renders. */
+  renderRunFooter?: RenderRunFooter
 }
 
 /**
@@ -29,7 +33,7 @@ export function ChatTranscript({
   workingText,
   onRetry,
   renderSecretRequest,
-  runFooter,
+  renderRunFooter,
 }: ChatTranscriptProps) {
   const containerRef = useRef<HTMLDivElement>(null)
   const contentRef = useRef<HTMLDivElement>(null)
@@ -45,8 +49,12 @@ export function ChatTranscript({
   const renderFrom = useProgressiveSlices(slices.length)
   const last = groups.at(-1)
   // Once the agent's answer has streamed, the run only closes (checkpoint, usage): no 'Working...'.
+  // A check shows its own progress.
   const showWorking =
-    state.isRunning && !(last?.kind === 'actions' && last.isStreaming) && !isAgentText(last)
+    state.isRunning &&
+    !(last?.kind === 'actions' && last.isStreaming) &&
+    !isAgentText(last) &&
+    last?.kind !== 'checks'
   const isEmpty = groups.length === 0 && !state.isRunning
   const canRetry = lastBlock?.type === 'error' && !state.isRunning
 
@@ -69,6 +77,8 @@ export function ChatTranscript({
             groups={slice}
             renderSecretRequest={renderSecretRequest}
             onRetry={canRetry && index === shown.length - 1 ? onRetry : undefined}
+            runEnds={state.runEnds}
+            renderRunFooter={renderRunFooter}
           />
         ))}
         {showWorking && (
@@ -77,7 +87,6 @@ export function ChatTranscript({
             {workingText}
           </p>
         )}
-        {!state.isRunning && !isEmpty && runFooter}
       </div>
     </div>
   )

@@ -5,6 +5,7 @@ import type { ConversationSummary } from './chat-api.ts'
 import { ChatPanel } from './chat-panel.tsx'
 import { ConversationList } from './conversation-list.tsx'
 import { NewConversationHint } from './new-conversation-hint.tsx'
+import type { RenderRunFooter } from './transcript-groups.tsx'
 import { useBuilderChat } from './use-builder-chat.ts'
 import { conversationsQueryKey, useConversations } from './use-conversations.ts'
 import { useOpenNewestConversation } from './use-open-newest-conversation.ts'
@@ -28,8 +29,8 @@ export type ChatWorkspaceProps = {
    * chat (the builder's error list).
    */
   sendRef?: { current: ((text: string) => void) | undefined }
-  /** Under the open conversation's last run (the route passes the versions feature's link in). */
-  renderRunFooter?: (conversationId: string | null) => ReactNode
+  /** After each run's last block (the route passes the versions feature's link in). */
+  renderRunFooter?: RenderRunFooter
 }
 
 /**
@@ -112,7 +113,7 @@ export function ChatWorkspace({
         }
         modelPicker={renderModelPicker?.({ value: model, onChange: setModel })}
         renderSecretRequest={renderSecretRequest}
-        runFooter={renderRunFooter?.(conversationId ?? null)}
+        renderRunFooter={renderRunFooter}
       />
     </>
   )

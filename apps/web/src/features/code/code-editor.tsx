@@ -14,6 +14,8 @@ type CodeEditorProps = {
   readOnly: boolean
   onChange: (text: string) => void
   onSave: () => void
+  /** A place to put the cursor at once, e.g. a check's problem; each `id` is applied once. */
+  reveal?: { line: number; column: number | null; id: number }
 }
 
 /**
@@ -27,6 +29,7 @@ export function CodeEditor({
   readOnly,
   onChange,
   onSave,
+  reveal,
 }: CodeEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null)
   const viewRef = useRef<EditorView | undefined>(undefined)
@@ -74,6 +77,21 @@ export function CodeEditor({
     if (!hostRef.current) return
     viewRef.current = new EditorView({ state, parent: hostRef.current })
   }, [path, version])
+
+  const revealed = useRef<number | undefined>(undefined)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new file or reload may come first.
+  useEffect(() => {
+    const view = viewRef.current
+    if (!view || !reveal || revealed.current === reveal.id) return
+    revealed.current = reveal.id
+    const { doc } = view.state
+    const line = doc.line(Math.min(Math.max(reveal.line, 1), doc.lines))
+    const position = Math.min(line.from + Math.max((reveal.column ?? 1) - 1, 0), line.to)
+    view.dispatch({
+      selection: { anchor: position },
+      effects: EditorView.scrollIntoView(position, { y: 'center' }),
+    })
+  }, [reveal, path, version])
 
   useEffect(() => {
     viewRef.current?.dispatch({

@@ -6,6 +6,8 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { CodeEditor } from './code-editor.tsx'
 import { ConflictDialog } from './conflict-dialog.tsx'
 import { FileTree } from './file-tree.tsx'
+import type { CodeFileRequest } from './use-code-file-request.ts'
+import { useFileRequests } from './use-file-requests.ts'
 import { useOpenFile } from './use-open-file.ts'
 
 // docs/product/versions.md "Code", word for word.
@@ -18,24 +20,21 @@ type CodeTabProps = {
   agentRunning: boolean
   /** After a Save (the History list has a version to come). */
   onSaved?: () => void
+  /** Opens this file (a new `id` each time it is asked). */
+  fileRequest?: CodeFileRequest
 }
 
 /**
  * The Code tab: the workspace's files and a CodeMirror editor (docs/product/versions.md "Code").
  * Save writes through the agent's own checked file path; the preview reloads by itself.
  */
-export function CodeTab({ applicationId, agentRunning, onSaved }: CodeTabProps) {
+export function CodeTab({ applicationId, agentRunning, onSaved, fileRequest }: CodeTabProps) {
   const queryClient = useQueryClient()
   const opened = useOpenFile(applicationId, () => onSaved?.())
   const { file, open, refresh } = opened
   const readOnly = agentRunning || file?.readOnly === true
 
-  const started = useRef(false)
-  useEffect(() => {
-    if (started.current) return
-    started.current = true
-    void open(FIRST_FILE)
-  }, [open])
+  const reveal = useFileRequests(opened, fileRequest, FIRST_FILE)
 
   // A run started or ended: the open file may have changed, and may be edited again once the
   // server has closed the run (asked again every half second, for a minute at most).
@@ -122,6 +121,7 @@ export function CodeTab({ applicationId, agentRunning, onSaved }: CodeTabProps) 
                 readOnly={readOnly}
                 onChange={opened.change}
                 onSave={save}
+                reveal={reveal}
               />
             )}
           </div>

@@ -57,14 +57,62 @@ describe('BuilderErrorList', () => {
     expect(text()).toContain('No Errors')
   })
 
-  it("shows the first 3 of 5 and '+2 more', fetching the app's 5 newest active errors", async () => {
+  it("heads the list with the true count, shows 3, and every error is reachable by '+N more'", async () => {
     const fake = fakeErrorMonitoring(groups(7))
     renderList()
-    await until(() => text().includes('Errors (5)'))
+    await until(() => text().includes('Errors (7)'))
     expect(text()).toContain('Error2: boom 2')
     expect(text()).not.toContain('Error3: boom 3')
-    expect(text()).toContain('+2 more')
-    expect(fake.calls[0]?.url).toBe('/api/applications/app-1/error-groups?status=active&limit=5')
+    expect(fake.calls.map((call) => call.url)).toContain(
+      '/api/applications/app-1/error-groups?status=active&limit=5',
+    )
+    click(button('+4 more'))
+    await until(() => text().includes('Error4: boom 4'))
+    expect(panel()?.dataset.expanded).toBe('true')
+    click(button('Show more'))
+    await until(() => text().includes('Error6: boom 6'))
+    expect(text()).not.toContain('Show more')
+  })
+
+  it("says 'New error arriving…' when the preview reports one, and lists it", async () => {
+    const listed = groups(1)
+    fakeErrorMonitoring(listed)
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <QueryClientProvider client={client}>
+        <BuilderErrorList
+          applicationId="app-1"
+          onAskAgent={vi.fn()}
+          previewOrigin="http://counter.preview.localhost:3000"
+        />
+      </QueryClientProvider>,
+    )
+    await until(() => text().includes('Errors (1)'))
+    // A message from another origin is not the preview's.
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', { data: 'sprout-reporter:error', origin: 'http://evil.test' }),
+      )
+    })
+    expect(text()).not.toContain('New error arriving…')
+    listed.unshift(
+      errorGroup({
+        id: 'group-new',
+        error_type: 'RangeError',
+        last_seen_at: new Date().toISOString(),
+      }),
+    )
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: 'sprout-reporter:error',
+          origin: 'http://counter.preview.localhost:3000',
+        }),
+      )
+    })
+    await until(() => text().includes('Errors (2)'))
+    await until(() => !text().includes('New error arriving…'))
+    expect(text()).toContain('RangeError')
   })
 
   it("says 'Error loading' when the list cannot be read", async () => {
@@ -87,7 +135,8 @@ describe('BuilderErrorList', () => {
     const one = String(onAskAgent.mock.calls[0]?.[0])
     expect(one).toContain('Please fix this error in the app:')
     expect(one).toContain('Error: boom 1\nType: Error1\nGroup: group-1\nLast seen: ')
-    expect(one).toContain('URL: http://counter.preview.localhost/')
+    expect(one).toContain('Page: /')
+    expect(one).not.toContain('preview.localhost')
     expect(one).toContain('Stack:\n  at showHistory (src/App.tsx:15:35)')
 
     click(button('Ask agent to fix'))

@@ -2,7 +2,7 @@ import type { ErrorGroup } from '@sprout/protocol/api/error-monitoring.ts'
 import { COMPACT_ERROR_LIST_SHOWN } from '@sprout/protocol/constants.ts'
 import { formatErrorFixRequest } from '@sprout/protocol/text/error-fix-request.ts'
 import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import { occurrenceCount } from './occurrence-count.ts'
@@ -12,6 +12,25 @@ export type BuilderErrorListProps = {
   applicationId: string
   /** Sends the agent a message in the open conversation. */
   onAskAgent: (message: string) => void
+  /** The preview's origin: its reporter says when it sends an error (browser-reporter.ts). */
+  previewOrigin?: string
+  /** The list was opened (an error's details, or all errors) or closed: the pane widens. */
+  onExpandedChange?: (expanded: boolean) => void
+}
+
+/** What the preview's error reporter posts to the builder when it sends an error. */
+const REPORTED_MESSAGE = 'sprout-reporter:error'
+
+/** Listens for the preview's reporter: an error is on its way to the list. */
+function usePreviewReports(previewOrigin: string | undefined, onReport: () => void) {
+  useEffect(() => {
+    if (!previewOrigin) return
+    const listen = (event: MessageEvent) => {
+      if (event.origin === previewOrigin && event.data === REPORTED_MESSAGE) onReport()
+    }
+    window.addEventListener('message', listen)
+    return () => window.removeEventListener('message', listen)
+  }, [previewOrigin, onReport])
 }
 
 /**
@@ -19,17 +38,36 @@ export type BuilderErrorListProps = {
  * newest active errors; a click expands the panel with their details and the buttons that ask the
  * agent to fix them.
  */
-export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorListProps) {
+export function BuilderErrorList({
+  applicationId,
+  onAskAgent,
+  previewOrigin,
+  onExpandedChange,
+}: BuilderErrorListProps) {
   const errors = useApplicationErrors(applicationId)
+  const { list, groups, activeCount } = errors
   const [selectedId, setSelectedId] = useState<string | undefined>()
-  const groups = errors.data?.groups ?? []
+  const [showAll, setShowAll] = useState(false)
+  usePreviewReports(previewOrigin, errors.arrive)
   const selected = groups.find((group) => group.id === selectedId)
+  const expanded = selected !== undefined || showAll
+  useEffect(() => onExpandedChange?.(expanded), [expanded, onExpandedChange])
   const now = new Date()
+  const more = list.hasNextPage ? (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={list.isFetchingNextPage}
+      onClick={() => void list.fetchNextPage()}
+    >
+      {list.isFetchingNextPage ? 'Loading…' : 'Show more'}
+    </Button>
+  ) : null
 
   let body: ReactNode
-  if (errors.isPending) {
+  if (list.isPending) {
     body = <p className="text-zinc-500">Loading…</p>
-  } else if (errors.isError && groups.length === 0) {
+  } else if (list.isError && groups.length === 0) {
     body = <p className="text-red-600">Error loading</p>
   } else if (groups.length === 0) {
     body = <p className="text-emerald-700">All clear!</p>
@@ -41,31 +79,31 @@ export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorList
         now={now}
         onSelect={setSelectedId}
         onAskAgent={onAskAgent}
+        more={more}
       />
     )
   } else {
-    const hidden = groups.length - COMPACT_ERROR_LIST_SHOWN
+    const shown = showAll ? groups : groups.slice(0, COMPACT_ERROR_LIST_SHOWN)
+    const hidden = activeCount - shown.length
     body = (
       <ul className="flex flex-col gap-1">
-        {groups.slice(0, COMPACT_ERROR_LIST_SHOWN).map((group) => (
+        {shown.map((group) => (
           <li key={group.id}>
-            <button
-              type="button"
-              onClick={() => setSelectedId(group.id)}
-              aria-label={`${group.error_type}: ${group.representative_message}`}
-              className="flex w-full min-w-0 flex-col rounded-md px-1.5 py-1 text-left hover:bg-red-50"
-            >
-              <span className="truncate font-medium text-red-700">
-                {group.error_type}: {group.representative_message}
-              </span>
-              <span className="text-zinc-500">
-                {occurrenceCount(group.occurrence_count)} ·{' '}
-                {formatRelativeTime(group.last_seen_at, now)}
-              </span>
-            </button>
+            <CompactError group={group} now={now} onSelect={setSelectedId} />
           </li>
         ))}
-        {hidden > 0 && <li className="px-1.5 text-zinc-500">+{hidden} more</li>}
+        {!showAll && hidden > 0 && (
+          <li>
+            <button
+              type="button"
+              onClick={() => setShowAll(true)}
+              className="px-1.5 text-zinc-500 underline-offset-2 hover:text-zinc-800 hover:underline"
+            >
+              +{hidden} more
+            </button>
+          </li>
+        )}
+        {showAll && more && <li>{more}</li>}
       </ul>
     )
   }
@@ -73,7 +111,7 @@ export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorList
   return (
     <section
       aria-label="Errors"
-      data-expanded={selected !== undefined}
+      data-expanded={expanded}
       className={classNames(
         'flex flex-col gap-1.5 rounded-lg border bg-white px-3 py-2.5 text-xs',
         groups.length > 0 ? 'border-red-200' : 'border-zinc-200',
@@ -81,20 +119,54 @@ export function BuilderErrorList({ applicationId, onAskAgent }: BuilderErrorList
     >
       <div className="flex items-center justify-between gap-2">
         <h2 className="font-medium text-zinc-700">
-          {groups.length > 0 ? `Errors (${groups.length})` : 'No Errors'}
+          {groups.length > 0 ? `Errors (${activeCount})` : 'No Errors'}
         </h2>
-        {selected && (
+        {expanded && (
           <button
             type="button"
-            onClick={() => setSelectedId(undefined)}
+            onClick={() => {
+              setSelectedId(undefined)
+              setShowAll(false)
+            }}
             className="text-zinc-500 hover:text-zinc-800"
           >
             Collapse
           </button>
         )}
       </div>
+      {errors.arriving && (
+        <p role="status" className="text-zinc-500">
+          New error arriving…
+        </p>
+      )}
       {body}
     </section>
+  )
+}
+
+function CompactError({
+  group,
+  now,
+  onSelect,
+}: {
+  group: ErrorGroup
+  now: Date
+  onSelect: (id: string) => void
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() => onSelect(group.id)}
+      aria-label={`${group.error_type}: ${group.representative_message}`}
+      className="flex w-full min-w-0 flex-col rounded-md px-1.5 py-1 text-left hover:bg-red-50"
+    >
+      <span className="truncate font-medium text-red-700">
+        {group.error_type}: {group.representative_message}
+      </span>
+      <span className="text-zinc-500">
+        {occurrenceCount(group.occurrence_count)} · {formatRelativeTime(group.last_seen_at, now)}
+      </span>
+    </button>
   )
 }
 
@@ -104,12 +176,14 @@ function ExpandedErrors({
   now,
   onSelect,
   onAskAgent,
+  more,
 }: {
   groups: ErrorGroup[]
   selected: ErrorGroup
   now: Date
   onSelect: (id: string) => void
   onAskAgent: (message: string) => void
+  more: ReactNode
 }) {
   return (
     <div className="flex flex-col gap-2">
@@ -131,6 +205,7 @@ function ExpandedErrors({
             </button>
           </li>
         ))}
+        {more && <li>{more}</li>}
       </ul>
       <div
         data-testid="error-details"
@@ -145,7 +220,7 @@ function ExpandedErrors({
         </p>
         {selected.last_url && <p className="truncate text-zinc-500">{selected.last_url}</p>}
         {selected.representative_stack.length > 0 && (
-          <pre className="max-h-40 overflow-auto rounded-md bg-zinc-950 px-2 py-1.5 font-mono text-[10px] leading-relaxed whitespace-pre text-zinc-100">
+          <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 px-2 py-1.5 font-mono text-[11px] leading-relaxed whitespace-pre-wrap break-all text-zinc-100">
             {selected.representative_stack.join('\n')}
           </pre>
         )}

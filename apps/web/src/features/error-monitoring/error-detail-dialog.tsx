@@ -38,17 +38,22 @@ export function ErrorDetailDialog({
       title={group?.error_type ?? ''}
       size="lg"
       onClose={onClose}
-      footer={statusButtons.map((button) => (
-        <Button
-          key={button.status}
-          variant={button.status === 'resolved' ? 'primary' : 'secondary'}
-          size="sm"
-          disabled={status === button.status || setStatus.isPending}
-          onClick={() => setStatus.mutate(button.status)}
-        >
-          {button.label}
-        </Button>
-      ))}
+      footer={[
+        <Button key="close" variant="ghost" size="sm" onClick={onClose}>
+          Close
+        </Button>,
+        ...statusButtons.map((button) => (
+          <Button
+            key={button.status}
+            variant={button.status === 'resolved' ? 'primary' : 'secondary'}
+            size="sm"
+            disabled={status === button.status || setStatus.isPending}
+            onClick={() => setStatus.mutate(button.status)}
+          >
+            {button.label}
+          </Button>
+        )),
+      ]}
     >
       {group && status && (
         <div className="flex max-h-[60vh] flex-col gap-4 overflow-y-auto pb-1">

@@ -3,9 +3,11 @@ import {
   type ErrorGroupList,
   type ErrorGroupStatus,
   type ErrorInstance,
+  type ErrorStats,
   errorGroupListSchema,
   errorGroupSchema,
   errorInstanceListSchema,
+  errorStatsSchema,
 } from '@sprout/protocol/api/error-monitoring.ts'
 import { apiRequest } from '../../lib/api-client.ts'
 import { ApiError } from '../../lib/api-error.ts'
@@ -51,14 +53,24 @@ export function listApplicationErrorGroups(
   applicationId: string,
   status: ErrorGroupStatus,
   limit: number,
+  cursor?: string,
 ): Promise<ErrorGroupList> {
   const params = new URLSearchParams({ status, limit: String(limit) })
+  if (cursor) params.set('cursor', cursor)
   return call(
     async () =>
       errorGroupListSchema.parse(
         await apiRequest(`${appPath(applicationId)}/error-groups?${params}`),
       ),
     'Failed to fetch error groups',
+  )
+}
+
+/** One application's counts: the builder's list is headed with its true number of active errors. */
+export function applicationErrorStats(applicationId: string): Promise<ErrorStats> {
+  return call(
+    async () => errorStatsSchema.parse(await apiRequest(`${appPath(applicationId)}/error-stats`)),
+    'Failed to fetch error counts',
   )
 }
 

@@ -1,5 +1,6 @@
+import type { ErrorGroupStatus } from '@sprout/protocol/api/error-monitoring.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { act } from 'react'
+import { act, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { errorGroup, fakeErrorMonitoring } from '../../testing/fake-error-monitoring.ts'
 import { buttonNamed, cleanup, click, render, until } from '../../testing/render.tsx'
@@ -14,16 +15,30 @@ afterEach(() => {
 const text = () => document.body.textContent ?? ''
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')
 
+/** The page with its filter kept as the route keeps it (in the address, here in state). */
+function PageWithFilter() {
+  const [filter, setFilter] = useState<{
+    status: ErrorGroupStatus
+    applicationId: string | undefined
+  }>({ status: 'active', applicationId: undefined })
+  return (
+    <ErrorsPage
+      applications={[
+        { id: 'app-1', name: 'Counter' },
+        { id: 'app-2', name: 'Shop' },
+      ]}
+      status={filter.status}
+      applicationId={filter.applicationId}
+      onFilterChange={setFilter}
+    />
+  )
+}
+
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   return render(
     <QueryClientProvider client={client}>
-      <ErrorsPage
-        applications={[
-          { id: 'app-1', name: 'Counter' },
-          { id: 'app-2', name: 'Shop' },
-        ]}
-      />
+      <PageWithFilter />
     </QueryClientProvider>,
   )
 }
@@ -115,5 +130,21 @@ describe('ErrorsPage', () => {
     // The active list no longer has it; the dialog stays open on the group.
     await until(() => text().includes('No active errors'))
     expect(dialog()).not.toBeNull()
+  })
+  it('closes the details with its Close button and with Escape', async () => {
+    fakeErrorMonitoring([errorGroup()])
+    renderPage()
+    await until(() => text().includes('TypeError'))
+    const open = () => click(document.querySelector('[aria-label="Error groups"] button'))
+    open()
+    await until(() => dialog() !== null)
+    click(buttonNamed('Close', dialog() as HTMLElement))
+    await until(() => dialog() === null)
+    open()
+    await until(() => dialog() !== null)
+    act(() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+    })
+    await until(() => dialog() === null)
   })
 })

@@ -18,15 +18,25 @@ import { useErrorGroups } from './use-error-groups.ts'
 export type ErrorsPageProps = {
   /** The organization's applications, for the filter. */
   applications: { id: string; name: string }[]
+  /** The chosen tab and application: the route keeps them in the address. */
+  status: ErrorGroupStatus
+  applicationId: string | undefined
+  onFilterChange: (filter: { status: ErrorGroupStatus; applicationId: string | undefined }) => void
 }
 
 /**
  * docs/product/error-monitoring.md "Errors page": the organization's error groups by status,
  * optionally for one application, polled every 30 s.
  */
-export function ErrorsPage({ applications }: ErrorsPageProps) {
-  const [status, setStatus] = useState<ErrorGroupStatus>('active')
-  const [applicationId, setApplicationId] = useState<string | undefined>()
+export function ErrorsPage({
+  applications,
+  status,
+  applicationId,
+  onFilterChange,
+}: ErrorsPageProps) {
+  const setStatus = (next: ErrorGroupStatus) => onFilterChange({ status: next, applicationId })
+  const setApplicationId = (next: string | undefined) =>
+    onFilterChange({ status, applicationId: next })
   // The opened group stays open after its status change moves it to another tab.
   const [opened, setOpened] = useState<ErrorGroup | undefined>()
   const groups = useErrorGroups(status, applicationId)

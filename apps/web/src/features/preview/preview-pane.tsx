@@ -29,6 +29,8 @@ export type PreviewPaneProps = {
   reloadSignal?: number
   /** Takes the whole width instead of 250/500px: the builder's Preview tab on a phone. */
   fill?: boolean
+  /** 500px whatever the focus: the error list under the preview is open (its stack is read). */
+  wide?: boolean
 }
 
 /**
@@ -43,6 +45,7 @@ export function PreviewPane({
   footer,
   reloadSignal = 0,
   fill = false,
+  wide = false,
 }: PreviewPaneProps) {
   const paneRef = useRef<HTMLElement>(null)
   const [focused, setFocused] = useState(false)
@@ -58,7 +61,7 @@ export function PreviewPane({
     handledSignal.current = reloadSignal
     if (ready) reload()
   }, [reloadSignal, ready, reload])
-  const width = focused ? PREVIEW_PANE_FOCUSED_WIDTH_PX : PREVIEW_PANE_WIDTH_PX
+  const width = focused || wide ? PREVIEW_PANE_FOCUSED_WIDTH_PX : PREVIEW_PANE_WIDTH_PX
 
   let body: ReactNode
   if (!previewUrl) {

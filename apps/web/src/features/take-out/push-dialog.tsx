@@ -4,14 +4,21 @@ import { useEffect, useState } from 'react'
 import { Alert } from '../../components/ui/alert.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
-import { TextField } from '../../components/ui/text-field.tsx'
-import { gitRemoteQueryKey, pushToGit, readGitRemote, saveGitRemote } from './take-out-api.ts'
+import { inputClasses, TextField } from '../../components/ui/text-field.tsx'
+import {
+  connectedIntegrations,
+  gitRemoteQueryKey,
+  pushToGit,
+  readGitRemote,
+  saveGitRemote,
+} from './take-out-api.ts'
 
 type PushDialogProps = { applicationId: string; open: boolean; onClose: () => void }
 
 /**
- * docs/product/versions.md "Push to Git": the remote, its branch and a write-only token, then
- * 'Save and push'; the result names the commit pushed, a refusal says why.
+ * docs/product/versions.md "Push to Git": the remote, its branch and a write-only token (or a
+ * connected integration's, e.g. GitHub's), then 'Save and push'; the result names the commit
+ * pushed, a refusal says why.
  */
 export function PushDialog({ applicationId, open, onClose }: PushDialogProps) {
   const queryClient = useQueryClient()
@@ -23,14 +30,28 @@ export function PushDialog({ applicationId, open, onClose }: PushDialogProps) {
   const [url, setUrl] = useState('')
   const [branch, setBranch] = useState('main')
   const [token, setToken] = useState('')
+  // '' is the token field; otherwise the integration whose connection pushes.
+  const [integration, setIntegration] = useState('')
+  const integrations = useQuery({
+    queryKey: ['integrations', 'connected'],
+    queryFn: connectedIntegrations,
+    enabled: open,
+  })
   useEffect(() => {
     if (!remote.data) return
     setUrl(remote.data.url)
     setBranch(remote.data.branch)
+    setIntegration(remote.data.integration ?? '')
   }, [remote.data])
+  const connected = integrations.data ?? []
   const push = useMutation({
     mutationFn: async (): Promise<PushResult> => {
-      await saveGitRemote(applicationId, { url, branch, ...(token ? { token } : {}) })
+      await saveGitRemote(applicationId, {
+        url,
+        branch,
+        integration: integration || null,
+        ...(token && !integration ? { token } : {}),
+      })
       setToken('')
       await queryClient.invalidateQueries({ queryKey: gitRemoteQueryKey(applicationId) })
       return pushToGit(applicationId)
@@ -71,14 +92,38 @@ export function PushDialog({ applicationId, open, onClose }: PushDialogProps) {
           value={branch}
           onChange={(event) => setBranch(event.target.value)}
         />
-        <TextField
-          label="Token"
-          type="password"
-          autoComplete="off"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-          placeholder={remote.data?.hasToken ? 'Unchanged' : ''}
-        />
+        {(connected.length > 0 || integration) && (
+          <label className="flex flex-col gap-1.5 text-sm font-medium text-zinc-700">
+            Sign in with
+            <select
+              className={inputClasses}
+              value={integration}
+              onChange={(event) => setIntegration(event.target.value)}
+            >
+              <option value="">A token</option>
+              {connected.map((item) => (
+                <option key={item.service_name} value={item.service_name}>
+                  {`The ${item.display_name} connection`}
+                </option>
+              ))}
+              {integration && !connected.some((item) => item.service_name === integration) && (
+                <option
+                  value={integration}
+                >{`The ${integration} connection (not connected)`}</option>
+              )}
+            </select>
+          </label>
+        )}
+        {!integration && (
+          <TextField
+            label="Token"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(event) => setToken(event.target.value)}
+            placeholder={remote.data?.hasToken ? 'Unchanged' : ''}
+          />
+        )}
         {push.isError && <Alert>{push.error.message}</Alert>}
         {push.isSuccess && (
           <p role="status" className="text-sm text-emerald-700">

@@ -1,3 +1,4 @@
+import { type Integration, integrationListSchema } from '@sprout/protocol/api/integrations.ts'
 import type { GitRemote, GitRemoteRequest, PushResult } from '@sprout/protocol/api/versions.ts'
 import { apiRequest } from '../../lib/api-client.ts'
 import { ApiError } from '../../lib/api-error.ts'
@@ -16,6 +17,12 @@ export const saveGitRemote = (applicationId: string, input: GitRemoteRequest) =>
     method: 'PUT',
     body: input,
   })
+
+/** The organization's connected integrations, whose token may push instead of a pasted one. */
+export async function connectedIntegrations(): Promise<Integration[]> {
+  const all = integrationListSchema.parse(await apiRequest('/api/integrations'))
+  return all.filter((integration) => integration.connected && !integration.needs_reconnect)
+}
 
 export const pushToGit = (applicationId: string) =>
   apiRequest<PushResult>(`/api/applications/${applicationId}/push`, { method: 'POST', body: {} })

@@ -181,59 +181,52 @@ describe('HistoryPanel', () => {
 })
 
 describe('RunChangesLink', () => {
-  function renderLink(conversationId: string, notVersionId?: string) {
+  function renderLink(runId: string) {
     const onOpen = vi.fn()
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
     render(
       <QueryClientProvider client={client}>
-        <RunChangesLink
-          applicationId="app-1"
-          conversationId={conversationId}
-          notVersionId={notVersionId}
-          onOpen={onOpen}
-        />
+        <RunChangesLink applicationId="app-1" runId={runId} onOpen={onOpen} />
       </QueryClientProvider>,
     )
     return onOpen
   }
 
-  it("links the conversation's last run to its diff: '2 files changed'", async () => {
+  it("links a run to its version's diff: '2 files changed'", async () => {
     const files = [
       { path: 'src/App.tsx', added: 1, removed: 0, status: 'modified' as const },
       { path: 'src/Todo.tsx', added: 9, removed: 0, status: 'added' as const },
     ]
     fakeVersions([sampleVersion(2, { files }), sampleVersion(1)])
-    const onOpen = renderLink('conversation-1')
+    const onOpen = renderLink('run-2')
     await until(() => pageText().includes('2 files changed'))
     click(buttonNamed('2 files changed'))
     expect(onOpen).toHaveBeenCalledWith('version-2')
   })
 
-  it("finds the run's version committed after the chat saw the run end", async () => {
+  it('links an earlier run of the conversation to its own version, not the newest', async () => {
+    fakeVersions([sampleVersion(3), sampleVersion(2), sampleVersion(1)])
+    const onOpen = renderLink('run-1')
+    await until(() => pageText().includes('1 file changed'))
+    click(buttonNamed('1 file changed'))
+    expect(onOpen).toHaveBeenCalledWith('version-1')
+  })
+
+  it("finds the run's version recorded after the list was read", async () => {
     const versions = [sampleVersion(1, { kind: 'start', conversationId: null })]
     const fake = fakeVersions(versions)
-    renderLink('conversation-1')
+    renderLink('run-2')
     await until(() => fake.calls.length === 1)
     expect(pageText()).toBe('')
     versions.unshift(sampleVersion(2))
     await until(() => pageText().includes('1 file changed'))
   })
 
-  it('shows nothing for a run that made no version (the newest is from before it)', async () => {
-    const fake = fakeVersions([sampleVersion(1)])
-    renderLink('conversation-1', 'version-1')
-    await until(() => fake.calls.length === 1)
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    })
-    expect(pageText()).toBe('')
-  })
-
-  it('shows nothing under another conversation or after a restore', async () => {
-    fakeVersions([sampleVersion(1)])
-    renderLink('conversation-2')
-    fakeVersions([sampleVersion(2, { kind: 'restore' }), sampleVersion(1)])
-    renderLink('conversation-1')
+  it('shows nothing for a run that made no version, or whose version is a restore', async () => {
+    const fake = fakeVersions([sampleVersion(2, { kind: 'restore' }), sampleVersion(1)])
+    renderLink('run-9')
+    renderLink('run-2')
+    await until(() => fake.calls.length >= 1)
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 50))
     })

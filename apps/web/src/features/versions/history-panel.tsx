@@ -27,7 +27,7 @@ export function HistoryPanel({
   openVersionId,
   runEndedAt = null,
 }: HistoryPanelProps) {
-  const versions = useVersions(applicationId, runEndedAt)
+  const versions = useVersions(applicationId, runEndedAt, { panelOpen: true })
   // Opened on a version (given a new `key` to open another).
   const [openId, setOpenId] = useState<string | null>(openVersionId ?? null)
 

@@ -1,7 +1,5 @@
-import type { VersionPage } from '@sprout/protocol/api/versions.ts'
-import type { InfiniteData } from '@tanstack/react-query'
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { RunChangesLink } from './run-changes-link.tsx'
 import { versionsQueryKey } from './use-versions.ts'
 
@@ -9,37 +7,24 @@ export type HistoryPane = ReturnType<typeof useHistoryPane>
 
 /**
  * The builder's History panel: open or not, the version the chat's '3 files changed' opened (the
- * link under a run, `renderRunFooter`), and `refresh` for when a run ends (a new version maybe).
- * The newest version when a run starts is kept: the link names a version only once the run has
- * made a newer one (a run that changed nothing has none).
+ * link after each run, `renderRunFooter`, the same function on every render so the transcript's
+ * slices stay memoized), and `refresh` for when a run ends (a new version maybe).
  */
-export function useHistoryPane(
-  applicationId: string,
-  agentRunning: boolean,
-  onOpenVersion?: () => void,
-) {
+export function useHistoryPane(applicationId: string, onOpenVersion?: () => void) {
   const queryClient = useQueryClient()
   const [open, setOpen] = useState(false)
   const [versionId, setVersionId] = useState<string | null>(null)
   // Counts the openings: the panel starts afresh on each (the same link clicked twice reopens).
   const [openings, setOpenings] = useState(0)
   const [runEndedAt, setRunEndedAt] = useState<number | null>(null)
-  /** undefined until a run starts here. */
-  const [newestBeforeRun, setNewestBeforeRun] = useState<string | null | undefined>(undefined)
-  useEffect(() => {
-    if (!agentRunning) return
-    const list = queryClient.getQueryData<InfiniteData<VersionPage>>([
-      ...versionsQueryKey(applicationId),
-      'list',
-    ])
-    setNewestBeforeRun(list?.pages[0]?.versions[0]?.id ?? null)
-  }, [agentRunning, queryClient, applicationId])
-  const openVersion = (id: string) => {
+  const onOpenRef = useRef(onOpenVersion)
+  onOpenRef.current = onOpenVersion
+  const openVersion = useCallback((id: string) => {
     setOpenings((count) => count + 1)
     setVersionId(id)
     setOpen(true)
-    onOpenVersion?.()
-  }
+    onOpenRef.current?.()
+  }, [])
   const toggle = () => {
     setOpenings((count) => count + 1)
     setVersionId(null)
@@ -49,13 +34,11 @@ export function useHistoryPane(
     setRunEndedAt(Date.now())
     void queryClient.invalidateQueries({ queryKey: versionsQueryKey(applicationId) })
   }, [queryClient, applicationId])
-  const renderRunFooter = (conversationId: string | null) => (
-    <RunChangesLink
-      applicationId={applicationId}
-      conversationId={conversationId}
-      notVersionId={newestBeforeRun}
-      onOpen={openVersion}
-    />
+  const renderRunFooter = useCallback(
+    (runId: string) => (
+      <RunChangesLink applicationId={applicationId} runId={runId} onOpen={openVersion} />
+    ),
+    [applicationId, openVersion],
   )
   return {
     applicationId,

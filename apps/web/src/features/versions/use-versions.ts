@@ -7,22 +7,33 @@ export const versionsQueryKey = (applicationId: string) => ['versions', applicat
 /** How long after a run ends its version may still be on the way, and how often to look. */
 export const RUN_VERSION_WAIT_MS = 15_000
 const RUN_VERSION_POLL_MS = 2_000
+/**
+ * The open History panel reads the list again this often: a hand edit becomes its version 15 s
+ * after the last Save, and a restore or run of another viewer comes with no event to say so.
+ */
+export const OPEN_PANEL_POLL_MS = 10_000
 
 /**
  * The History panel's list: pages of versions, newest first ('Load more'). The chat sees a run end
  * at its answer's end, before the checkpoint is committed: from `runEndedAt` (a timestamp) the list
  * is read again every 2 s for 15 s, so the run's version shows up.
  */
-export function useVersions(applicationId: string, runEndedAt: number | null = null) {
+export function useVersions(
+  applicationId: string,
+  runEndedAt: number | null = null,
+  options: { panelOpen?: boolean } = {},
+) {
   return useInfiniteQuery({
     queryKey: [...versionsQueryKey(applicationId), 'list'],
     queryFn: ({ pageParam }) => listVersions(applicationId, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
-    refetchInterval: () =>
-      runEndedAt !== null && Date.now() - runEndedAt < RUN_VERSION_WAIT_MS
-        ? RUN_VERSION_POLL_MS
-        : false,
+    refetchInterval: () => {
+      if (runEndedAt !== null && Date.now() - runEndedAt < RUN_VERSION_WAIT_MS) {
+        return RUN_VERSION_POLL_MS
+      }
+      return options.panelOpen ? OPEN_PANEL_POLL_MS : false
+    },
   })
 }
 

@@ -1,6 +1,7 @@
 import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { summarizeToolCall } from '@sprout/protocol/tool-formats/tool-summary.ts'
 import { memo, type ReactNode, useId, useState } from 'react'
+import { RunChecksView } from '../../../components/checks/run-checks-view.tsx'
 import { ChevronIcon } from '../../../components/ui/icons.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { classNames } from '../../../lib/class-names.ts'
@@ -21,7 +22,7 @@ import { toolOutputText } from './tool-output-text.ts'
 import { WebSearchResults } from './web-search-results.tsx'
 
 // Lists and guides are what the user wants to see; other results open on demand.
-const openByDefault = new Set(['todos', 'integration_guide'])
+const openByDefault = new Set(['todos', 'integration_guide', 'run_checks'])
 // Views with something to show from the input alone, before the output arrives.
 const viewsOfInput = new Set([
   'todos',
@@ -125,6 +126,7 @@ const resultViews: Record<string, ResultView> = {
   error_reports_update: (block) => (
     <ErrorReportUpdate input={block.toolInput} output={block.toolOutput} />
   ),
+  run_checks: (block) => <RunChecksView output={block.toolOutput} />,
   integration_guide: (block) => (
     <IntegrationGuideView
       input={block.toolInput}
