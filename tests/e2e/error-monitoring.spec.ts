@@ -14,7 +14,6 @@ import { signUpNewUser } from './support/session.ts'
 // reads it with error_reports_list, fixes it and resolves its group; the Errors page agrees.
 
 const agentWork = { timeout: 60_000 }
-// The builder's list polls every 30 s; the reporter sends at once.
 // The preview tells the builder at once (browser-reporter.ts), which reads the list then.
 const errorArrives = { timeout: 20_000 }
 
