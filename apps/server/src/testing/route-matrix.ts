@@ -373,6 +373,15 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: ({ application }) => ({ path: `/api/applications/${application.id}/download` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
+  'GET /api/applications/:id/checks/latest': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/checks/latest` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  // docs/product/checks.md: Check now, by any member (a check of the ready starter app).
+  'POST /api/applications/:id/checks': {
+    request: ({ application }) => ({ path: `/api/applications/${application.id}/checks` }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
   'GET /api/applications/:id/git-remote': {
     request: ({ application }) => ({ path: `/api/applications/${application.id}/git-remote` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
