@@ -8,6 +8,7 @@ import { benchBoxRoot } from './box-root.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchCheckAfterRun } from './check-after-run.ts'
+import { benchChecks } from './checks.ts'
 import { benchCodeTab } from './code-tab.ts'
 import {
   type BaselineMetric,
@@ -62,6 +63,7 @@ const benchmarks: Record<string, Benchmark> = {
   versions: figuresOnly(benchVersions),
   'code-tab': figuresOnly(benchCodeTab),
   download: figuresOnly(benchDownload),
+  checks: figuresOnly(benchChecks),
   'check-after-run': figuresOnly(benchCheckAfterRun),
 }
 

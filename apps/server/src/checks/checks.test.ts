@@ -82,6 +82,48 @@ describe('the check of an app', { timeout: 240_000 }, () => {
       const health = part(report, 'health')
       expect(health.status).toBe('failed')
       expect(health.problems[0]?.message).toBe('GET /api/health answered 500')
+      // A health route that never answers: the part ends at its limit, saying so.
+      await box().files.write(
+        'server/app.ts',
+        server.replace(
+          "app.get('/health', (c) => c.json({ ok: true }))",
+          "app.get('/health', () => new Promise<Response>(() => {}))",
+        ),
+      )
+      const hanging = part(await check({ partTimeouts: { health: 4 } }), 'health')
+      expect(hanging).toMatchObject({ status: 'timed-out', note: 'Timed out after 4 s' })
+      expect(hanging.problems[0]?.message).toMatch(/^GET \/api\/health: /)
+    } finally {
+      await box().files.write('server/app.ts', server)
+    }
+  })
+
+  it("never shows a vault secret the app's server prints in its failing health", async () => {
+    const secret = 'sk-check-secret-7f3a9c21'
+    const set = await call(chat.actor, `/api/applications/${chat.applicationId}/vault`, {
+      key: 'CHECK_SECRET',
+      value: secret,
+    })
+    expect(set.status).toBe(200)
+    const server = await box().files.read('server/app.ts')
+    await box().files.write(
+      'server/app.ts',
+      server.replace(
+        "app.get('/health', (c) => c.json({ ok: true }))",
+        "app.get('/health', (c) => {\n  console.log('the key is', process.env.CHECK_SECRET)\n  return c.json({ key: process.env.CHECK_SECRET }, 500)\n})",
+      ),
+    )
+    try {
+      const checked = await call<CheckReport>(
+        chat.actor,
+        `/api/applications/${chat.applicationId}/checks`,
+        {},
+      )
+      const health = part(checked.body, 'health')
+      expect(health.status).toBe('failed')
+      expect(JSON.stringify(checked.body)).not.toContain(secret)
+      const latest = await call(chat.actor, `/api/applications/${chat.applicationId}/checks/latest`)
+      expect(JSON.stringify(latest.body)).not.toContain(secret)
     } finally {
       await box().files.write('server/app.ts', server)
     }
@@ -183,6 +225,22 @@ describe('the check of an app', { timeout: 240_000 }, () => {
     expect(left.output.trim()).toBe('')
   })
 
+  it('skips the health of an app without a server', async () => {
+    const report = await runCheck(
+      {
+        db: chat.harness.created.db,
+        box: { ...box(), packType: 'vite-react' },
+        applicationId: chat.applicationId,
+      },
+      { trigger: 'manual', runId: null },
+    )
+    expect(part(report, 'health')).toMatchObject({
+      status: 'skipped',
+      note: 'No server in this app',
+    })
+    expect(report.state).toBe('passed')
+  })
+
   it('ends as stopped when aborted, the rest skipped', async () => {
     const controller = new AbortController()
     const report = await check({
@@ -229,6 +287,6 @@ function withHangingTypeCheck(box: Devbox): Devbox {
   return {
     ...box,
     exec: (command, options) =>
-      box.exec(command.includes(' tsc ') ? '.cache/hanging-tsc' : command, options),
+      box.exec(command.includes('/tsc ') ? '.cache/hanging-tsc' : command, options),
   }
 }

@@ -9,6 +9,7 @@ import { conflict } from '../http/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import { requestContextOf } from '../http/request-context.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
+import type { RunSecrets } from '../vault/service.ts'
 import { latestCheck } from './check-store.ts'
 import { runCheck } from './run-check.ts'
 
@@ -18,6 +19,8 @@ export function checkRoutes(options: {
   origins: Origins
   memberships: MembershipCache
   devboxes: DevboxRuntime
+  /** The vault's side: the report never carries a secret value. */
+  secrets?: RunSecrets
 }) {
   const { db, origins, devboxes } = options
   const app = new Hono<AppEnv>()
@@ -38,9 +41,10 @@ export function checkRoutes(options: {
     // The box stays awake while it is checked (docs/architecture/devbox.md "Idle dev servers").
     const release = devboxes.hold(application.id)
     try {
+      const redactor = (await options.secrets?.load(application.id))?.redactor
       const report = await runCheck(
         { db, box, applicationId: application.id },
-        { trigger: 'manual', runId: null },
+        { trigger: 'manual', runId: null, ...(redactor ? { redact: redactor.redactValue } : {}) },
       )
       return context.json(report)
     } finally {

@@ -25,6 +25,11 @@ export type CheckOptions = {
   signal?: AbortSignal
   /** Called with the whole report as each part starts and ends (a run streams it). */
   onProgress?: (report: CheckReport) => void
+  /**
+   * Removes the app's secret values from what is streamed and stored (a server's output may print
+   * them: docs/product/vault.md "Where values go").
+   */
+  redact?: <T>(value: T) => T
   /** Shorter limits (tests); each part's default is PART_TIMEOUT_SECONDS. */
   partTimeouts?: Partial<Record<CheckPartName, number>>
   budgetSeconds?: number
@@ -54,6 +59,10 @@ export async function runCheck(context: CheckContext, options: CheckOptions): Pr
 async function checkNow(context: CheckContext, options: CheckOptions): Promise<CheckReport> {
   const startedAt = new Date()
   const signal = options.signal ?? new AbortController().signal
+  const redacted = (value: CheckReport) => {
+    const copy = structuredClone(value)
+    return options.redact ? options.redact(copy) : copy
+  }
   const report: CheckReport = {
     id: randomUUID(),
     state: 'running',
@@ -70,7 +79,7 @@ async function checkNow(context: CheckContext, options: CheckOptions): Promise<C
     finishedAt: null,
   }
   const publish = async () => {
-    const copy = structuredClone(report)
+    const copy = redacted(report)
     options.onProgress?.(copy)
     await storeCheck(context.db, {
       applicationId: context.applicationId,
@@ -115,7 +124,7 @@ async function checkNow(context: CheckContext, options: CheckOptions): Promise<C
       : 'passed'
   report.finishedAt = new Date().toISOString()
   await publish()
-  return structuredClone(report)
+  return redacted(report)
 }
 
 /** A part that throws (the box went away) is a failed part saying why, not a failed check. */

@@ -28,6 +28,7 @@ export async function checkAfterRun(
   const { database, store, config } = environment
   let report: CheckReport
   try {
+    const redactor = (await environment.secrets?.load(checked.applicationId))?.redactor
     report = await runCheck(
       { db: database.db, box: checked.box, applicationId: checked.applicationId },
       {
@@ -35,6 +36,7 @@ export async function checkAfterRun(
         runId: run.id,
         errorsSince: checked.startedAt,
         signal: run.controller.signal,
+        ...(redactor ? { redact: redactor.redactValue } : {}),
         onProgress: (progress) =>
           emitSafely(store, run, { type: 'data-checks', id: progress.id, data: progress }),
       },

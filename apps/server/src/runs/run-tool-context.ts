@@ -73,6 +73,7 @@ export async function runToolContext(
             trigger: 'tool',
             runId: run.id,
             errorsSince: startedAt,
+            redact: (value) => secrets()?.redactor.redactValue(value) ?? value,
             ...(signal ? { signal } : {}),
           },
         ),
