@@ -13,11 +13,19 @@ const pgliteOnly = [
   'apps/server/src/vault/vault-servers.test.ts',
   'apps/server/src/checks/**/*.test.ts',
   'apps/server/src/runs/check-and-repair.test.ts',
+  // Routes, request guards and the Code tab's files act the same on either database.
+  'apps/server/src/route-matrix.test.ts',
+  'apps/server/src/http/fuzz.test.ts',
+  'apps/server/src/versions/file-routes.test.ts',
+  'apps/server/src/versions/download.test.ts',
 ]
 const postgresUrl = process.env.TEST_DATABASE_URL
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core but one: a single worker here. Most suites wait on
+    // dev boxes, servers and browsers rather than the CPU, so two share these 2 cores well.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],

@@ -25,7 +25,10 @@ const steps: Step[] = [
   },
   { name: 'browser', command: ['npx', 'playwright', 'test'] },
   // docs/product/agent-eval.md: the example specifications pass with the Demo model.
-  { name: 'agent-eval', command: ['npm', 'run', 'agent-eval', '--', '--model', 'demo'] },
+  {
+    name: 'agent-eval',
+    command: ['npm', 'run', 'agent-eval', '--', '--model', 'demo', '--concurrency', '2'],
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -25,6 +25,8 @@ export async function serverEnvironment(
     HOST: '127.0.0.1',
     DEVBOX_POOL_TARGET: '0',
     DEVBOX_CACHE_DIR: testDevboxCacheDir,
+    // The check after runs costs seconds per run: the tests of checks turn it on.
+    CHECKS: 'off',
     ...extra,
   }
   if (testDatabaseKind === 'postgres') {
