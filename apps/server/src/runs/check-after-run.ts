@@ -28,7 +28,11 @@ export async function checkAfterRun(
   const { database, store, config } = environment
   let report: CheckReport
   try {
-    const redactor = (await environment.secrets?.load(checked.applicationId))?.redactor
+    // The run's own copy of the app's secrets (kept fresh by the vault): no second read.
+    const secrets = environment.secrets
+    const loaded =
+      secrets?.current(checked.applicationId) ?? (await secrets?.load(checked.applicationId))
+    const redactor = loaded?.redactor
     report = await runCheck(
       { db: database.db, box: checked.box, applicationId: checked.applicationId },
       {
