@@ -3,6 +3,7 @@
 // Prints one closing line 'tests: N passed, N failed' summing Vitest and Playwright.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
 
 const reportDir = '.tmp/test-reports'
 rmSync(reportDir, { recursive: true, force: true })
@@ -62,6 +63,64 @@ const passed =
 const failed = Number(vitest?.numFailedTests ?? 0) + Number(playwrightStats.unexpected ?? 0)
 const skipped = Number(vitest?.numPendingTests ?? 0) + Number(playwrightStats.skipped ?? 0)
 
+// CI shows only the end of the output: the failed tests are named again here, each with the
+// start of its message.
+const failedTests = [...failedVitestTests(vitest), ...failedPlaywrightTests(playwright)]
+if (failedTests.length > 0) console.log(`\nFailed tests:\n${failedTests.join('\n')}`)
 if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`)
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failedSteps.length > 0 ? 1 : 0)
+
+function firstLines(message: unknown): string {
+  return String(message ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, 4)
+    .map((line) => `    ${line.slice(0, 300)}`)
+    .join('\n')
+}
+
+type VitestFile = {
+  name?: string
+  status?: string
+  message?: string
+  assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[]
+}
+function failedVitestTests(report: Record<string, unknown> | undefined): string[] {
+  const files = (report?.testResults ?? []) as VitestFile[]
+  return files.flatMap((file) => {
+    const where = path.relative(process.cwd(), file.name ?? '')
+    const failedAssertions = (file.assertionResults ?? []).filter(
+      (test) => test.status === 'failed',
+    )
+    if (failedAssertions.length === 0 && file.status === 'failed')
+      return [`- ${where}\n${firstLines(file.message)}`]
+    return failedAssertions.map(
+      (test) => `- ${where} › ${test.fullName}\n${firstLines(test.failureMessages?.[0])}`,
+    )
+  })
+}
+
+type PlaywrightSuite = {
+  title?: string
+  file?: string
+  suites?: PlaywrightSuite[]
+  specs?: {
+    title?: string
+    line?: number
+    ok?: boolean
+    tests?: { results?: { error?: { message?: string } }[] }[]
+  }[]
+}
+function failedPlaywrightTests(report: Record<string, unknown> | undefined): string[] {
+  const visit = (suite: PlaywrightSuite): string[] => [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.ok === false)
+      .map((spec) => {
+        const error = spec.tests?.[0]?.results?.at(-1)?.error?.message
+        return `- ${suite.file ?? suite.title}:${spec.line} › ${spec.title}\n${firstLines(error)}`
+      }),
+    ...(suite.suites ?? []).flatMap(visit),
+  ]
+  return ((report?.suites ?? []) as PlaywrightSuite[]).flatMap(visit)
+}

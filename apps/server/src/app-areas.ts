@@ -9,6 +9,7 @@ import { createSingleSignOn } from './auth/single-sign-on-settings.ts'
 import { createUserStreams } from './auth/user-streams.ts'
 import type { Config } from './config/config.ts'
 import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
+import { createPreviewModuleReader } from './error-monitoring/preview-modules.ts'
 import { createSymbolicator } from './error-monitoring/symbolicate.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { createOrigins } from './http/origins.ts'
@@ -64,7 +65,12 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     config,
     publicUrl: origins.product,
     redact: vault.redact,
-    symbolicate: createSymbolicator(deploysDir),
+    symbolicate: createSymbolicator(
+      deploysDir,
+      createPreviewModuleReader((applicationId) =>
+        appProcesses.devboxes.devServerTarget(applicationId),
+      ),
+    ),
   })
   const appProcesses = connectAppProcesses({ devboxes, vault, errorReporting, integrationDeps })
   const conversations = createConversationRuntime({

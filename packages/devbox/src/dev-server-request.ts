@@ -17,6 +17,8 @@ export function requestDevServer(
     headers?: http.OutgoingHttpHeaders
     method?: string
     body?: string
+    /** A longer answer is refused (the app's own server may answer anything). */
+    maxBytes?: number
   } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -34,6 +36,9 @@ export function requestDevServer(
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => {
           body += chunk
+          if (options.maxBytes !== undefined && body.length > options.maxBytes) {
+            request.destroy(new Error('The dev server answered too much'))
+          }
         })
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
         response.on('error', reject)

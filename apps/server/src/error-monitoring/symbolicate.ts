@@ -24,17 +24,36 @@ const cachedMaps = 32
 const missRetryMs = 10_000
 /** How far up from a line the enclosing function's name is looked for. */
 const functionSearchLines = 200
+/** A preview module's map is used this long: the file may be edited (and served anew) after. */
+const previewMapMs = 10_000
+/** A module of the preview as Vite serves it (`/src/App.tsx?t=…`), not a dependency. */
+const previewModulePath = /^\/src\/[\w./@~+-]+\.(?:[cm]?[jt]sx?)$/
+/** Vite's dev server appends each module's map to its code. */
+const inlineMap =
+  /\/\/# sourceMappingURL=data:application\/json;(?:charset=utf-8;)?base64,([A-Za-z0-9+/=]+)\s*$/
+
+/**
+ * A module of an app's running preview, as its dev server serves it, or undefined when the app has
+ * no running preview (error-monitoring/preview-modules.ts).
+ */
+export type PreviewModuleReader = (
+  applicationId: string,
+  pathAndQuery: string,
+) => Promise<string | undefined>
 
 const safeSegment = /^[\w.@~+-]+$/
 
 /**
  * Maps a deployed app's minified browser frames back to source with the hidden source maps kept
- * beside each deploy, older ones included (decision 016). Frames without a map stay as they are.
+ * beside each deploy, older ones included (decision 016), and the preview's frames with the maps
+ * its dev server appends to each module (docs/product/error-monitoring.md "Reporters").
+ * Frames without a map stay as they are.
  */
-export function createSymbolicator(deploysDir: string) {
+export function createSymbolicator(deploysDir: string, readPreviewModule?: PreviewModuleReader) {
   const maps = new Map<string, TraceMap | null>()
   /** A script's map by application and URL path; misses are retried after `missRetryMs`. */
   const resolved = new Map<string, { map: TraceMap | null; until: number }>()
+  const previewResolved = new Map<string, { map: TraceMap | null; until: number }>()
   const sourceLines = new WeakMap<TraceMap, Map<string, string[] | undefined>>()
 
   const linesOf = (map: TraceMap, source: string) => {
@@ -65,12 +84,19 @@ export function createSymbolicator(deploysDir: string) {
 
   const cachedMapFor = async (applicationId: string, frameUrl: string) => {
     const key = `${applicationId}\0${frameUrl}`
-    const hit = resolved.get(key)
-    if (hit && (hit.map || hit.until > Date.now())) return hit.map
-    const map = await mapFor(applicationId, frameUrl)
-    if (resolved.size > cachedMaps * 32) resolved.clear()
-    // Scripts are named by their content hash: a found map stays right for that URL.
-    resolved.set(key, { map, until: Date.now() + missRetryMs })
+    const preview = previewPathOf(frameUrl)
+    // The preview's maps are few and short-lived, kept apart from the deploys' many.
+    const store = preview ? previewResolved : resolved
+    const hit = store.get(key)
+    if (hit && hit.until > Date.now()) return hit.map
+    const map = preview
+      ? await previewMap(readPreviewModule, applicationId, preview)
+      : await mapFor(applicationId, frameUrl)
+    if (store.size >= (preview ? cachedMaps : cachedMaps * 32)) store.clear()
+    // A deploy's scripts are named by their content hash: a found map stays right for that URL.
+    const until =
+      Date.now() + (preview ? previewMapMs : map ? Number.POSITIVE_INFINITY : missRetryMs)
+    store.set(key, { map, until })
     return map
   }
 
@@ -113,9 +139,13 @@ export function createSymbolicator(deploysDir: string) {
         })
         if (position.source === null || position.line === null) return frame
         const lines = linesOf(map, position.source)
+        // A preview module is one file: its path in the workspace is its URL's.
+        const preview = previewPathOf(frame.path)
         return {
           function: (lines && enclosingFunction(lines, position.line)) ?? frame.function,
-          path: sourcePath(position.source),
+          path: preview
+            ? new URL(preview, 'http://app').pathname.slice(1)
+            : sourcePath(position.source),
           line: position.line,
           column: (position.column ?? 0) + 1,
           inApp: !position.source.includes('node_modules'),
@@ -123,6 +153,32 @@ export function createSymbolicator(deploysDir: string) {
       }),
     )
   }
+}
+
+/** The map Vite's dev server appended to a module of the app's running preview. */
+async function previewMap(
+  readPreviewModule: PreviewModuleReader | undefined,
+  applicationId: string,
+  pathAndQuery: string,
+): Promise<TraceMap | null> {
+  if (!readPreviewModule) return null
+  const code = await readPreviewModule(applicationId, pathAndQuery).catch(() => undefined)
+  const encoded = code && inlineMap.exec(code)?.[1]
+  if (!encoded) return null
+  try {
+    return new TraceMap(
+      JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as EncodedSourceMap,
+    )
+  } catch {
+    return null
+  }
+}
+
+/** The path and query of a frame in one of the preview's own modules, else undefined. */
+function previewPathOf(frameUrl: string): string | undefined {
+  if (!URL.canParse(frameUrl)) return undefined
+  const url = new URL(frameUrl)
+  return previewModulePath.test(url.pathname) ? `${url.pathname}${url.search}` : undefined
 }
 
 /** `../../src/App.tsx` or `webpack:///src/App.tsx` as the app's own path, `src/App.tsx`. */

@@ -104,6 +104,8 @@ describe('error reporters in the product', { timeout: 400_000 }, () => {
     await clickExplode(page)
     const preview = await groupWith('Exploded 2 times in development')
     expect(preview.source).toBe('browser')
+    // Mapped with the map the dev server appends to the module, to the file's own line.
+    expect(preview.representative_stack.join('\n')).toMatch(/explode \(src\/App\.tsx:4:\d+\)/)
     await box().files.write('src/App.tsx', appSource.replace('const [count', 'const [count ='))
     const compile = await groupWith('Transform failed')
     expect(compile.representative_message).toBeTruthy()
