@@ -1,34 +1,25 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useRef, useState } from 'react'
-import {
-  type OpenCheckProblem,
-  OpenCheckProblemContext,
-} from '../components/checks/open-check-problem.ts'
+import { PreviewActions } from '../app/builder-preview-actions.tsx'
+import type { OpenCheckProblem } from '../components/checks/open-check-problem.ts'
 import { PageContainer } from '../components/layout/page-container.tsx'
 import { PanePanel, type PaneTab, PaneTabs } from '../components/layout/pane-tabs.tsx'
 import { Alert } from '../components/ui/alert.tsx'
 import { CenteredSpinner } from '../components/ui/spinner.tsx'
-import { useAdminStatus } from '../features/admin/use-admin-status.ts'
 import { ApplicationNotFound } from '../features/applications/application-not-found.tsx'
-import { applicationsQueryKey } from '../features/applications/application-queries.ts'
 import { useApplication } from '../features/applications/use-application.ts'
 import { useEditorReady } from '../features/applications/use-editor-ready.ts'
 import { ChatWorkspace } from '../features/chat/chat-workspace.tsx'
-import { CheckStatus } from '../features/checks/check-status.tsx'
+import { BuilderCheckContexts } from '../features/checks/builder-check-contexts.tsx'
 import { CodeTab } from '../features/code/code-tab.tsx'
 import { type CodeFileRequest, useCodeFileRequest } from '../features/code/use-code-file-request.ts'
-import { DeployButton } from '../features/deploy/deploy-button.tsx'
 import { BuilderErrorList } from '../features/error-monitoring/builder-error-list.tsx'
 import { applicationErrorsQueryKey } from '../features/error-monitoring/use-application-errors.ts'
 import { ModelSelector } from '../features/models/model-selector.tsx'
 import { useModels } from '../features/models/use-models.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
-import { DownloadButton } from '../features/take-out/download-button.tsx'
-import { PushButton } from '../features/take-out/push-button.tsx'
-import { VaultButton } from '../features/vault/vault-button.tsx'
-import { HistoryButton } from '../features/versions/history-button.tsx'
 import { HistoryColumn } from '../features/versions/history-column.tsx'
 import { type HistoryPane, useHistoryPane } from '../features/versions/use-history-pane.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
@@ -81,7 +72,7 @@ function BuilderPage() {
 
   const { data } = application
   return (
-    <BuilderFrame openFile={code.openFile}>
+    <BuilderFrame applicationId={id} openFile={code.openFile}>
       {isPhone && (
         <PaneTabs label="Builder" tabs={builderPanes} selected={pane} onSelect={setPane} />
       )}
@@ -156,44 +147,23 @@ function BuilderPage() {
   )
 }
 
-type PreviewActionsProps = {
+/** The builder's frame, where a check's problem opens its file in the Code tab. */
+function BuilderFrame({
+  applicationId,
+  openFile,
+  children,
+}: {
   applicationId: string
-  deployed: boolean
-  history: HistoryPane
-  agentRunning: boolean
-}
-
-/** The preview toolbar's actions, the app's last check first (docs/product/checks.md). */
-function PreviewActions({ applicationId, deployed, history, agentRunning }: PreviewActionsProps) {
-  const queryClient = useQueryClient()
-  const admin = useAdminStatus()
+  openFile: OpenCheckProblem
+  children: ReactNode
+}) {
   return (
-    <>
-      <CheckStatus applicationId={applicationId} agentRunning={agentRunning} />
-      <HistoryButton open={history.open} onToggle={history.toggle} />
-      <VaultButton applicationId={applicationId} />
-      <DownloadButton applicationId={applicationId} />
-      <PushButton applicationId={applicationId} />
-      {admin.data?.isAdmin && (
-        <DeployButton
-          applicationId={applicationId}
-          deployed={deployed}
-          onDeployed={() => void queryClient.invalidateQueries({ queryKey: applicationsQueryKey })}
-        />
-      )}
-    </>
-  )
-}
-
-/** The builder's frame; in it, a check's problem opens its file in the Code tab. */
-function BuilderFrame({ openFile, children }: { openFile: OpenCheckProblem; children: ReactNode }) {
-  return (
-    <OpenCheckProblemContext.Provider value={openFile}>
+    <BuilderCheckContexts applicationId={applicationId} openFile={openFile}>
       {/* The navbar is 3.5rem and its 1px border; the builder takes the rest of the window. */}
       <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col overflow-hidden bg-white">
         {children}
       </div>
-    </OpenCheckProblemContext.Provider>
+    </BuilderCheckContexts>
   )
 }
 

@@ -5,9 +5,10 @@ import { groupBlocks } from '@sprout/protocol/stream/group-blocks.ts'
 import { reduceBlocks } from '@sprout/protocol/stream/reduce-blocks.ts'
 import { repairMessage, repairTitle } from '@sprout/protocol/text/check-problems.ts'
 import { afterEach, describe, expect, it } from 'vitest'
+import { CheckSettledContext } from '../../components/checks/check-settled.ts'
 import { REPAIR_MESSAGE_TOGGLE } from '../../components/checks/repair-block.tsx'
 import { failedReport, sampleReport } from '../../testing/fake-checks.ts'
-import { buttonWithText, cleanup, click, render } from '../../testing/render.tsx'
+import { buttonWithText, cleanup, click, render, rerender } from '../../testing/render.tsx'
 import { ToolCallView } from '../chat/tool-views/tool-call-view.tsx'
 import { TranscriptGroups } from '../chat/transcript-groups.tsx'
 
@@ -97,5 +98,36 @@ describe('the run_checks tool', () => {
     expect(container.querySelector('[data-testid="run-checks-view"]')?.textContent).toContain(
       `${CHECK_TEXTS.running}Type check`,
     )
+  })
+})
+
+describe('a check that ends in the chat', () => {
+  const transcript = (events: BlocksEvent[], onSettled: () => void) => {
+    const state = events.reduce(reduceBlocks, createBlocksState())
+    return (
+      <CheckSettledContext.Provider value={onSettled}>
+        <TranscriptGroups groups={groupBlocks(state.blocks, state.isRunning)} />
+      </CheckSettledContext.Provider>
+    )
+  }
+  const failed = failedReport()
+  const running: BlocksEvent = {
+    type: 'data-checks',
+    data: { ...failed, state: 'running', finishedAt: null },
+  }
+
+  it('tells the builder once when a check seen running ends, not for checks ended before', () => {
+    const settled: string[] = []
+    const onSettled = () => settled.push('settled')
+    const container = render(transcript([running], onSettled))
+    expect(settled).toEqual([])
+    rerender(container, transcript([running, { type: 'data-checks', data: failed }], onSettled))
+    expect(settled).toEqual(['settled'])
+    rerender(container, transcript([running, { type: 'data-checks', data: failed }], onSettled))
+    expect(settled).toEqual(['settled'])
+
+    const reloaded: string[] = []
+    render(transcript([{ type: 'data-checks', data: failed }], () => reloaded.push('settled')))
+    expect(reloaded).toEqual([])
   })
 })

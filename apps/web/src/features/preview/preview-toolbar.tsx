@@ -32,7 +32,8 @@ export function PreviewToolbar({
     <div
       role="toolbar"
       aria-label="Preview tools"
-      className="flex h-12 shrink-0 items-center gap-0.5 border-b border-zinc-200 bg-white px-2"
+      // The pane is 250 px wide: the actions wrap onto a second row rather than run out of it.
+      className="flex min-h-12 shrink-0 flex-wrap items-center gap-0.5 border-b border-zinc-200 bg-white px-2 py-1.5"
     >
       <span
         role="img"
@@ -57,7 +58,7 @@ export function PreviewToolbar({
           Live
         </a>
       )}
-      <div className="ml-auto flex items-center gap-0.5">
+      <div className="ml-auto flex flex-wrap items-center justify-end gap-0.5">
         <button
           type="button"
           aria-label="Refresh preview"
