@@ -33,65 +33,65 @@ export function PreviewToolbar({
       role="toolbar"
       aria-label="Preview tools"
       // The pane is 250 px wide: the actions wrap onto a second row rather than run out of it.
-      className="flex min-h-12 shrink-0 flex-wrap items-center gap-0.5 border-b border-zinc-200 bg-white px-2 py-1.5"
+      className="flex min-h-12 shrink-0 flex-wrap items-center justify-end gap-0.5 whitespace-nowrap border-b border-zinc-200 bg-white px-2 py-1.5"
     >
-      <span
-        role="img"
-        aria-label={statusLabels[status]}
-        title={statusLabels[status]}
-        className={classNames(
-          'mx-1.5 size-2 shrink-0 rounded-full',
-          status === 'ready' && 'bg-accent-500',
-          status === 'starting' && 'animate-pulse bg-amber-400',
-          status === 'failed' && 'bg-red-500',
-        )}
-      />
-      {prodUrl && (
-        <a
-          href={prodUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          title={prodUrl}
-          className="inline-flex h-7 items-center gap-1 rounded-lg bg-accent-50 px-2 text-xs font-medium text-accent-700 transition-colors hover:bg-accent-100"
-        >
-          <GlobeIcon className="size-3.5" />
-          Live
-        </a>
-      )}
-      <div className="ml-auto flex flex-wrap items-center justify-end gap-0.5">
-        <button
-          type="button"
-          aria-label="Refresh preview"
-          title="Refresh"
-          disabled={!canRefresh}
-          onClick={onRefresh}
-          className={iconButtonClasses}
-        >
-          <RefreshIcon />
-        </button>
-        {previewUrl ? (
+      <div className="mr-auto flex items-center">
+        <span
+          role="img"
+          aria-label={statusLabels[status]}
+          title={statusLabels[status]}
+          className={classNames(
+            'mx-1.5 size-2 shrink-0 rounded-full',
+            status === 'ready' && 'bg-accent-500',
+            status === 'starting' && 'animate-pulse bg-amber-400',
+            status === 'failed' && 'bg-red-500',
+          )}
+        />
+        {prodUrl && (
           <a
-            href={devboxHandOffPath(previewUrl)}
+            href={prodUrl}
             target="_blank"
             rel="noopener noreferrer"
-            aria-label="Open in new window"
-            title="Open in new window"
-            className={iconButtonClasses}
+            title={prodUrl}
+            className="inline-flex h-7 items-center gap-1 rounded-lg bg-accent-50 px-2 text-xs font-medium text-accent-700 transition-colors hover:bg-accent-100"
           >
-            <ExternalLinkIcon />
+            <GlobeIcon className="size-3.5" />
+            Live
           </a>
-        ) : (
-          <button
-            type="button"
-            aria-label="Open in new window"
-            disabled
-            className={iconButtonClasses}
-          >
-            <ExternalLinkIcon />
-          </button>
         )}
-        {actions}
       </div>
+      <button
+        type="button"
+        aria-label="Refresh preview"
+        title="Refresh"
+        disabled={!canRefresh}
+        onClick={onRefresh}
+        className={iconButtonClasses}
+      >
+        <RefreshIcon />
+      </button>
+      {previewUrl ? (
+        <a
+          href={devboxHandOffPath(previewUrl)}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label="Open in new window"
+          title="Open in new window"
+          className={iconButtonClasses}
+        >
+          <ExternalLinkIcon />
+        </a>
+      ) : (
+        <button
+          type="button"
+          aria-label="Open in new window"
+          disabled
+          className={iconButtonClasses}
+        >
+          <ExternalLinkIcon />
+        </button>
+      )}
+      {actions}
     </div>
   )
 }
