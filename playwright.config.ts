@@ -1,4 +1,5 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test'
+import { chromiumArgs } from './scripts/chromium-args.ts'
 import { serverEnvironment } from './tests/e2e/support/server-environment.ts'
 
 // E2E_PORT lets a second run (e.g. a CI rehearsal in another clone) share the machine.
@@ -30,15 +31,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumArgs,
     },
   },
   webServer: {

@@ -1,4 +1,5 @@
 import { type Browser, chromium } from 'playwright-core'
+import { chromiumArgs } from '../chromium-args.ts'
 import type { PreviewAccess } from './preview-access.ts'
 
 /** The machine's Chromium, as the browser tests launch it (playwright.config.ts); never downloaded. */
@@ -8,15 +9,7 @@ const launchOptions = {
   handleSIGTERM: false,
   handleSIGHUP: false,
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: chromiumArgs,
 }
 
 /** A dev server's first page load compiles the app; an idle one starts again first. */

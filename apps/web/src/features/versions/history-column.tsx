@@ -19,6 +19,7 @@ export function HistoryColumn({
         openVersionId={pane.versionId}
         runEndedAt={pane.runEndedAt}
         onRestored={onRestored}
+        onClose={pane.toggle}
       />
     </div>
   )

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-function renderPanel(props: { openVersionId?: string } = {}) {
+function renderPanel(props: { openVersionId?: string; onClose?: () => void } = {}) {
   const onRestored = vi.fn()
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   render(
@@ -60,6 +60,19 @@ describe('HistoryPanel', () => {
       '/api/applications/app-1/versions',
       '/api/applications/app-1/versions?cursor=2',
     ])
+  })
+
+  it("has a 'Close' where the builder gives one", async () => {
+    fakeVersions([sampleVersion(1)])
+    const onClose = vi.fn()
+    renderPanel({ onClose })
+    await until(() => rows().length === 1)
+    click(buttonNamed('Close'))
+    expect(onClose).toHaveBeenCalledTimes(1)
+    cleanup()
+    renderPanel()
+    await until(() => rows().length === 1)
+    expect(() => buttonNamed('Close')).toThrow()
   })
 
   it('says so when the app has no versions yet', async () => {

@@ -15,6 +15,8 @@ export type HistoryPanelProps = {
   openVersionId?: string | null
   /** When the last run ended (a timestamp): its version is looked for a while. */
   runEndedAt?: number | null
+  /** Closes the panel: its header's 'Close', reachable from the Code tab too. */
+  onClose?: () => void
 }
 
 /**
@@ -26,6 +28,7 @@ export function HistoryPanel({
   onRestored,
   openVersionId,
   runEndedAt = null,
+  onClose,
 }: HistoryPanelProps) {
   const versions = useVersions(applicationId, runEndedAt, { panelOpen: true })
   // Opened on a version (given a new `key` to open another).
@@ -55,6 +58,11 @@ export function HistoryPanel({
           <span className="text-xs text-zinc-500">
             {versionCountText(versions.data.pages[0]?.total ?? 0)}
           </span>
+        )}
+        {onClose && (
+          <Button variant="ghost" size="sm" className="ml-auto" onClick={onClose}>
+            Close
+          </Button>
         )}
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto">
