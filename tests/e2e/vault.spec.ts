@@ -21,6 +21,20 @@ test('the Vault Secrets modal adds, lists and deletes secrets, and never shows a
   const application = await createApplicationViaApi(page, uniqueApplicationName('Keys'))
   const builder = new BuilderPage(page)
   await builder.goto(application.id)
+  // docs/product/builder.md "Preview pane": in the 250 px pane the toolbar's buttons flow onto
+  // further rows, none cut off.
+  for (const name of [
+    'Refresh preview',
+    'Check now',
+    'History',
+    'Vault Secrets',
+    'Download',
+    'Push to Git',
+  ]) {
+    await expect(builder.toolbar.getByRole('button', { name, exact: true })).toBeInViewport({
+      ratio: 1,
+    })
+  }
   await builder.vaultButton.click()
   const modal = page.getByRole('dialog', { name: 'Vault Secrets' })
   await expect(modal.getByText('No secrets found in vault')).toBeVisible()
