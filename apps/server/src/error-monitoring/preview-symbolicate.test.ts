@@ -133,6 +133,22 @@ describe('symbolication of the preview’s frames', () => {
     expect(requested).toEqual([])
   })
 
+  it('reads at most 5 modules for one event, those nearest the throw', async () => {
+    const symbolicate = createSymbolicator(path.join(folder, 'deploys'), readFromVite)
+    requested.length = 0
+    const frames: StackFrame[] = Array.from({ length: 8 }, (_, index) => ({
+      function: `f${index}`,
+      path: `${previewOrigin}/src/module-${index}.ts?t=${index}`,
+      line: 1,
+      column: 1,
+      inApp: true,
+    }))
+    await symbolicate('app-1', frames)
+    expect(requested.sort()).toEqual(
+      [3, 4, 5, 6, 7].map((index) => `app-1 /src/module-${index}.ts?t=${index}`),
+    )
+  })
+
   it('leaves the frame as it was when the module has no map, is garbage, or cannot be read', async () => {
     const frame = await thrownFrame()
     const answers: (string | undefined | Error)[] = [

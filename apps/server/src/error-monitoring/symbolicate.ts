@@ -24,6 +24,8 @@ const cachedMaps = 32
 const missRetryMs = 10_000
 /** How far up from a line the enclosing function's name is looked for. */
 const functionSearchLines = 200
+/** Distinct preview modules read for one event (Sentry sends up to 50 frames). */
+const previewModulesPerEvent = 5
 /** A preview module's map is used this long: the file may be edited (and served anew) after. */
 const previewMapMs = 10_000
 /** A module of the preview as Vite serves it (`/src/App.tsx?t=…`), not a dependency. */
@@ -127,9 +129,12 @@ export function createSymbolicator(deploysDir: string, readPreviewModule?: Previ
 
   return async (applicationId: string, frames: StackFrame[]): Promise<StackFrame[]> => {
     if (!isValidAppId(applicationId)) return frames
+    const previewModules = previewModulesToRead(frames)
     return await Promise.all(
       frames.map(async (frame) => {
         if (frame.line === undefined || frame.column === undefined) return frame
+        const preview = previewPathOf(frame.path)
+        if (preview && !previewModules.has(preview)) return frame
         const map = await cachedMapFor(applicationId, frame.path)
         if (!map) return frame
         // Sentry's columns are 1-based, trace-mapping's 0-based.
@@ -140,7 +145,6 @@ export function createSymbolicator(deploysDir: string, readPreviewModule?: Previ
         if (position.source === null || position.line === null) return frame
         const lines = linesOf(map, position.source)
         // A preview module is one file: its path in the workspace is its URL's.
-        const preview = previewPathOf(frame.path)
         return {
           function: (lines && enclosingFunction(lines, position.line)) ?? frame.function,
           path: preview
@@ -172,6 +176,19 @@ async function previewMap(
   } catch {
     return null
   }
+}
+
+/**
+ * The preview modules an event's frames are mapped with, those nearest the throw first: an event
+ * makes at most `previewModulesPerEvent` reads of the app's dev server, whatever its frames name.
+ */
+function previewModulesToRead(frames: StackFrame[]): Set<string> {
+  const modules = new Set<string>()
+  for (let index = frames.length - 1; index >= 0; index -= 1) {
+    const preview = previewPathOf(frames[index]?.path ?? '')
+    if (preview && modules.size < previewModulesPerEvent) modules.add(preview)
+  }
+  return modules
 }
 
 /** The path and query of a frame in one of the preview's own modules, else undefined. */
