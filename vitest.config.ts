@@ -18,14 +18,31 @@ const pgliteOnly = [
   'apps/server/src/http/fuzz.test.ts',
   'apps/server/src/versions/file-routes.test.ts',
   'apps/server/src/versions/download.test.ts',
+  'apps/server/src/http/same-origin.test.ts',
+  'apps/server/src/http/loopback-origins.test.ts',
+  'apps/server/src/http/http-surface.test.ts',
+  'apps/server/src/http/request-guards.test.ts',
+  'apps/server/src/http/cached-router.test.ts',
+  // The stream's replay and reconnection; the event store itself runs on both.
+  'apps/server/src/conversations/reconnect.test.ts',
+  // No database at all: logic and files.
+  'apps/server/src/error-monitoring/preview-symbolicate.test.ts',
+  'apps/server/src/error-monitoring/grouping.test.ts',
+  'apps/server/src/config/**/*.test.ts',
+  'apps/server/src/applications/name-from-prompt.test.ts',
+  'apps/server/src/auth/session-types.test.ts',
+  'apps/server/src/models/runnable-model.test.ts',
+  'apps/server/src/evaluations/transcript.test.ts',
+  'apps/server/src/runs/well-formed-text.test.ts',
 ]
 const postgresUrl = process.env.TEST_DATABASE_URL
 
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one: a single worker here. Most suites wait on
-    // dev boxes, servers and browsers rather than the CPU, so two share these 2 cores well.
-    maxWorkers: 2,
+    // dev boxes, servers and browsers rather than the CPU: three share these 2 cores (two left a
+    // third of the run with one suite or none running, on a machine half as fast as the last).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { devboxes } from '@sprout/db/schema/devboxes.ts'
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
 import { cookieFrom, rawRequest, waitForEditorReady } from '../testing/app-harness.ts'
@@ -124,6 +126,30 @@ describe('applications', { timeout: 180_000 }, () => {
         })
       ).status,
     ).toBe(404)
+    expect(setup.harness.devboxes.box(id)).toBeUndefined()
+  })
+
+  it('deletes an app whose box is still being made or taking its environment, leaving nothing', async () => {
+    const created = await create({ initial_prompt: 'gone at once', model: 'demo' })
+    const { id } = (await created.json()) as { id: string }
+    const [row] = await setup.harness.database.db
+      .select({ id: devboxes.id })
+      .from(devboxes)
+      .where(eq(devboxes.applicationId, id))
+    // At once: the box is claimed from the pool (its dev server restarting) or still being built.
+    const removed = await setup.harness.request(`/api/applications/${id}`, {
+      method: 'DELETE',
+      user: setup.owner,
+      headers: headers(),
+    })
+    expect(removed.status, await removed.clone().text()).toBe(200)
+    const workspace = path.join(
+      setup.harness.config.dataDir,
+      'devboxes',
+      'workspaces',
+      row?.id ?? '',
+    )
+    expect(existsSync(workspace)).toBe(false)
     expect(setup.harness.devboxes.box(id)).toBeUndefined()
   })
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import type { PackType } from '@sprout/devbox/devbox-driver.ts'
 import { applyEnvironment } from './app-environment.ts'
-import { type DevboxRuntimeState, track } from './devbox-runtime-state.ts'
+import { type DevboxRuntimeState, trackFor } from './devbox-runtime-state.ts'
 import { provisionCold } from './provision-cold.ts'
 
 /** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
@@ -24,12 +24,14 @@ export async function attach(
     state.states.set(applicationId, 'ready')
     // Its dev server started without the app's environment (SENTRY_DSN, SPROUT_APP_TOKEN):
     // it restarts with it, on the same port, while the app opens.
-    void track(state, applyEnvironment(state, applicationId, claimed)).catch((error: Error) => {
-      state.logger.warn('A pool box did not take its app environment', {
-        applicationId,
-        error: error.message,
-      })
-    })
+    void trackFor(state, applicationId, applyEnvironment(state, applicationId, claimed)).catch(
+      (error: Error) => {
+        state.logger.warn('A pool box did not take its app environment', {
+          applicationId,
+          error: error.message,
+        })
+      },
+    )
     return
   }
   state.states.set(applicationId, 'provisioning')

@@ -16,5 +16,7 @@ export async function destroyBox(state: DevboxRuntimeState, applicationId: strin
   await state.opening.get(applicationId)
   await state.suspending.get(applicationId)
   await state.waking.get(applicationId)
+  // A box being built or taking the app's environment: its workspace is not deleted under it.
+  await state.preparing.get(applicationId)
   for (const row of rows) await state.driver.destroy(row.id)
 }

@@ -50,8 +50,27 @@ export type DevboxRuntimeState = {
   waking: Map<string, Promise<void>>
   /** Background work, awaited by `stop`. */
   pending: Set<Promise<unknown>>
+  /** An application's box work under way (built, taking its environment): destroy waits for it. */
+  preparing: Map<string, Promise<unknown>>
   poolStarted: Promise<void>
   sweepTimer: NodeJS.Timeout | undefined
+}
+
+/**
+ * Background work on an application's box: kept in `pending`, and in `preparing` so a destroy of
+ * the box waits for it instead of deleting the workspace under it.
+ */
+export function trackFor<T>(
+  state: DevboxRuntimeState,
+  applicationId: string,
+  work: Promise<T>,
+): Promise<T> {
+  const all = Promise.allSettled([state.preparing.get(applicationId), work])
+  state.preparing.set(applicationId, all)
+  void all.then(() => {
+    if (state.preparing.get(applicationId) === all) state.preparing.delete(applicationId)
+  })
+  return track(state, work)
 }
 
 /** Keeps background work in `pending` until it settles. */

@@ -134,6 +134,7 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     suspending: new Map(),
     waking: new Map(),
     pending: new Set(),
+    preparing: new Map(),
     poolStarted: Promise.resolve(),
     sweepTimer: undefined,
   }

@@ -1,5 +1,5 @@
 import type { PackType } from '@sprout/devbox/devbox-driver.ts'
-import { type DevboxRuntimeState, track } from './devbox-runtime-state.ts'
+import { type DevboxRuntimeState, trackFor } from './devbox-runtime-state.ts'
 import { markFailed } from './mark-failed.ts'
 import { markReady } from './mark-ready.ts'
 
@@ -10,8 +10,9 @@ export function provisionCold(
   packType: PackType,
   id: string,
 ) {
-  return track(
+  return trackFor(
     state,
+    applicationId,
     (async () => {
       try {
         const box = await state.driver.provision(packType, { id })

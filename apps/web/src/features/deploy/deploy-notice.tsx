@@ -1,3 +1,4 @@
+import { useLayoutEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { CrossIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
@@ -17,12 +18,14 @@ type DeployNoticeProps = {
  */
 export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
   const [headline, ...details] = message.split('\n')
+  const top = useBelowPreviewToolbar()
   return createPortal(
     <div
       role={kind === 'failure' ? 'alert' : 'status'}
       data-testid="deploy-notice"
+      style={{ top }}
       className={classNames(
-        'fixed top-40 right-4 z-50 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
+        'fixed right-4 z-50 flex w-[min(28rem,calc(100vw-2rem))] items-start gap-3 rounded-xl border bg-white p-4 text-sm shadow-xl',
         kind === 'failure' ? 'border-red-200' : 'border-zinc-200',
       )}
     >
@@ -77,4 +80,26 @@ export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
     </div>,
     document.body,
   )
+}
+
+/** Under the navbar and the Preview and Code tabs when the toolbar is not shown (a phone's chat). */
+const defaultTopPx = 160
+
+/**
+ * The top of the notice: under the preview's toolbar, whose buttons flow onto more rows in a
+ * narrow pane (docs/product/builder.md "Preview pane"), so the notice never covers one of them.
+ */
+function useBelowPreviewToolbar(): number {
+  const [top, setTop] = useState(defaultTopPx)
+  useLayoutEffect(() => {
+    const place = () => {
+      const toolbar = document.querySelector('[role="toolbar"][aria-label="Preview tools"]')
+      const bottom = toolbar?.getBoundingClientRect().bottom ?? 0
+      setTop(bottom > 0 ? Math.max(defaultTopPx, Math.round(bottom) + 8) : defaultTopPx)
+    }
+    place()
+    window.addEventListener('resize', place)
+    return () => window.removeEventListener('resize', place)
+  }, [])
+  return top
 }
