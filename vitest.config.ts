@@ -40,9 +40,9 @@ const postgresUrl = process.env.TEST_DATABASE_URL
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one: a single worker here. Most suites wait on
-    // dev boxes, servers and browsers rather than the CPU: three share these 2 cores (two left a
-    // third of the run with one suite or none running, on a machine half as fast as the last).
-    maxWorkers: 3,
+    // dev boxes, servers and browsers rather than the CPU, so two share these 2 cores well (three
+    // took as long, 1,308 s against 1,311 s on this machine, with more load).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],
