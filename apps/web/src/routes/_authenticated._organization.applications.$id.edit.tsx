@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { type ComponentProps, type ReactNode, useEffect, useRef, useState } from 'react'
 import { PreviewActions } from '../app/builder-preview-actions.tsx'
-import type { OpenCheckProblem } from '../components/checks/open-check-problem.ts'
 import { PageContainer } from '../components/layout/page-container.tsx'
 import { PanePanel, type PaneTab, PaneTabs } from '../components/layout/pane-tabs.tsx'
 import { Alert } from '../components/ui/alert.tsx'
@@ -148,17 +147,9 @@ function BuilderPage() {
 }
 
 /** The builder's frame, where a check's problem opens its file in the Code tab. */
-function BuilderFrame({
-  applicationId,
-  openFile,
-  children,
-}: {
-  applicationId: string
-  openFile: OpenCheckProblem
-  children: ReactNode
-}) {
+function BuilderFrame({ children, ...checks }: ComponentProps<typeof BuilderCheckContexts>) {
   return (
-    <BuilderCheckContexts applicationId={applicationId} openFile={openFile}>
+    <BuilderCheckContexts {...checks}>
       {/* The navbar is 3.5rem and its 1px border; the builder takes the rest of the window. */}
       <div className="flex h-[calc(100dvh-3.5rem-1px)] min-h-0 flex-col overflow-hidden bg-white">
         {children}
