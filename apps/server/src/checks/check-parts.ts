@@ -2,6 +2,7 @@ import type { Database } from '@sprout/db/database.ts'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox, ExecResult } from '@sprout/devbox/devbox-driver.ts'
 import type { CheckPartName, CheckPartStatus, CheckProblem } from '@sprout/protocol/api/checks.ts'
+import { appStackLines } from '@sprout/protocol/text/app-stack.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { newErrorGroups } from '../error-monitoring/service.ts'
 import {
@@ -136,7 +137,9 @@ async function newErrors(context: PartContext): Promise<PartOutcome> {
       return problem({
         ...appFrame(group.stack),
         message: title,
-        text: [title, ...group.stack].join('\n'),
+        // The app's own frames, as 'Ask agent to fix' sends them (docs/product/error-monitoring.md
+        // "Builder error list"): the repair turn gets this text.
+        text: [title, ...appStackLines(group.stack)].join('\n'),
       })
     }),
   )

@@ -137,7 +137,17 @@ describe('the check of an app', { timeout: 240_000 }, () => {
     )
     const dsn = new URL(details.body.dsn)
     const projectId = dsn.pathname.slice(1)
-    const event = browserErrorEvent('Cannot read properties of undefined (reading "name")')
+    const preview = 'http://app.preview.localhost:3000'
+    const frames = [
+      { function: 'sentryWrapped', file: `${preview}/__sprout/reporter.js` },
+      { function: 'runWithFiberInDEV', file: `${preview}/node_modules/.vite/deps/react-dom.js` },
+      { function: 'performReactRefresh', file: `${preview}/@react-refresh` },
+      { function: 'onClick', file: `${preview}/src/App.tsx?t=1700000000` },
+      { function: 'loadUser', file: `${preview}/src/user.ts` },
+    ]
+    const event = browserErrorEvent('Cannot read properties of undefined (reading "name")', {
+      frames,
+    })
     const headers = {
       'content-type': 'application/x-sentry-envelope',
       'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${dsn.username}, sentry_client=sentry.javascript.browser/11.12.0`,
@@ -163,8 +173,14 @@ describe('the check of an app', { timeout: 240_000 }, () => {
     }
     const errors = part(report, 'errors')
     expect(errors.status).toBe('failed')
-    expect(errors.problems[0]).toMatchObject({ file: 'src/user.ts', line: 11, column: 5 })
+    expect(errors.problems[0]).toMatchObject({ file: 'src/user.ts', line: 14, column: 5 })
     expect(errors.problems[0]?.message).toContain('TypeError: Cannot read properties')
+    // The repair turn reads the app's own frames only, at their workspace paths.
+    // (src/App.tsx is the app's: its frame is mapped with the dev server's map.)
+    const [, ...stack] = errors.problems[0]?.text.split('\n') ?? []
+    expect(stack).toHaveLength(2)
+    expect(stack[0]).toBe('at loadUser (src/user.ts:14:5)')
+    expect(stack[1]).toMatch(/^at \S+ \(src\/App\.tsx:\d+:\d+\)$/)
     // Since a later start, the same group is not new…
     const later = new Date()
     expect(part(await check({ errorsSince: later }), 'errors').status).toBe('passed')
@@ -181,7 +197,7 @@ describe('the check of an app', { timeout: 240_000 }, () => {
       method: 'POST',
       body: sdkEnvelope(
         details.body.dsn,
-        browserErrorEvent('Cannot read properties of undefined (reading "name")'),
+        browserErrorEvent('Cannot read properties of undefined (reading "name")', { frames }),
       ),
       headers,
     })

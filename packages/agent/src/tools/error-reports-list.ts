@@ -1,4 +1,5 @@
 import { type ErrorGroup, errorGroupStatusSchema } from '@sprout/protocol/api/error-monitoring.ts'
+import { appStackLines } from '@sprout/protocol/text/app-stack.ts'
 import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
 import {
   type ErrorReport,
@@ -11,6 +12,12 @@ import { runTool, ToolError } from './tool-output.ts'
 
 export const ERROR_REPORTS_DEFAULT_LIMIT = 10
 export const ERROR_REPORTS_MAX_LIMIT = 50
+/**
+ * Frames listed per group: the app's own, at their workspace paths, as 'Ask agent to fix' sends
+ * them (docs/product/error-monitoring.md "Builder error list"); React's, Vite's and Sprout's
+ * reporter's frames only cost the model tokens.
+ */
+const STACK_FRAMES_LISTED = 5
 
 export const errorReportsListInputSchema = z.object({
   status: errorGroupStatusSchema
@@ -40,7 +47,7 @@ export function toErrorReport(group: ErrorGroup, now: Date): ErrorReport {
     timeSince: `${seen} (${group.occurrence_count}x, ${group.source})`,
     url: group.last_url ?? '',
     error: errorLine(group),
-    stacktrace: group.representative_stack,
+    stacktrace: appStackLines(group.representative_stack, STACK_FRAMES_LISTED),
   }
 }
 

@@ -37,7 +37,7 @@ test('error_reports_list shows the active groups in the format the chat parses',
       timeSince: '5m ago (3x, browser)',
       url: 'http://counter.preview.localhost/',
       error: "TypeError: Cannot read properties of undefined (reading 'length')",
-      stacktrace: ['at onClick (src/App.tsx:9:32)', 'at HTMLButtonElement.callCallback'],
+      stacktrace: ['at onClick (src/App.tsx:9:32)'],
     },
     {
       groupId: 'group-2',
@@ -49,6 +49,28 @@ test('error_reports_list shows the active groups in the format the chat parses',
   ])
   expect(await executeTool(tool, { status: 'ignored' })).toBe('No ignored errors.')
   expect(parseErrorReports(await executeTool(tool, { limit: 1 }))).toHaveLength(1)
+})
+
+test("error_reports_list gives the app's own frames only, at their workspace paths", async () => {
+  const preview = 'http://counter.preview.localhost:3000'
+  const errors = fakeErrorReports([
+    errorGroup({
+      representative_stack: [
+        `at HTMLDocument.sentryWrapped (${preview}/__sprout/reporter.js:2:7113)`,
+        `at showHistory (src/App.tsx:15:35)`,
+        ...Array.from(
+          { length: 7 },
+          (_, index) =>
+            `at react-${index} (${preview}/node_modules/.vite/deps/react-dom_client.js?v=abc:${100 + index}:9)`,
+        ),
+        `at ${preview}/@vite/client:12:3`,
+        `at performReactRefresh (${preview}/@react-refresh:267:29)`,
+      ],
+    }),
+  ])
+  const tool = createErrorReportsListTool(context({ errorReports: errors.access }))
+  const [report] = parseErrorReports(await executeTool(tool, {}))
+  expect(report?.stacktrace).toEqual(['at showHistory (src/App.tsx:15:35)'])
 })
 
 test('error_reports_update resolves, suppresses and comments on a group', async () => {

@@ -52,6 +52,43 @@ test("the stack is the app's own frames at their workspace paths, not the browse
   expect(message.split('\n').length).toBeLessThanOrEqual(10)
 })
 
+test("Sprout's reporter, React's and Vite's frames are never sent, even without the app's own", () => {
+  const preview = 'http://counter.preview.localhost:3000'
+  const reactAndVite = [
+    `at commitRoot (${preview}/node_modules/.vite/deps/react-dom_client.js?v=abc:9012:3)`,
+    `at ${preview}/@vite/client:12:3`,
+    `at performReactRefresh (${preview}/@react-refresh:267:29)`,
+  ]
+  const reporter = `at HTMLDocument.sentryWrapped (${preview}/__sprout/reporter.js:2:7113)`
+  const withApp = formatErrorFixRequest([
+    {
+      ...group,
+      representative_stack: [
+        reporter,
+        `at showHistory (${preview}/src/App.tsx?t=1764061200000:15:35)`,
+        ...reactAndVite,
+      ],
+    },
+  ])
+  expect(withApp).toContain('Stack:\n  at showHistory (src/App.tsx:15:35)')
+  expect(withApp.split('Stack:')[1]?.trim().split('\n')).toHaveLength(1)
+  // A console.error from the reporter itself ('Failed to load module script …'): no frame is the
+  // app's, so none is sent.
+  const reporterOnly = formatErrorFixRequest([
+    { ...group, representative_stack: [reporter, ...reactAndVite] },
+  ])
+  expect(reporterOnly).not.toContain('Stack:')
+  expect(reporterOnly).not.toContain('reporter.js')
+  // A deployed bundle's frame no map named is still the app's best clue.
+  const deployed = formatErrorFixRequest([
+    {
+      ...group,
+      representative_stack: ['at a (https://counter.apps.example.com/assets/index-x1.js:1:4242)'],
+    },
+  ])
+  expect(deployed).toContain('at a (https://counter.apps.example.com/assets/index-x1.js:1:4242)')
+})
+
 test('fix requests are recognised, typed or sent by the error list', () => {
   expect(isErrorFixRequest(formatErrorFixRequest([group]))).toBe(true)
   expect(isErrorFixRequest('Fix the error')).toBe(true)
