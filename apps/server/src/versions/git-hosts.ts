@@ -11,29 +11,37 @@ export type GitTarget = { url: URL; hostname: string; port: number; address: str
  * Every address the name resolves to is checked, and git is pinned to the one checked.
  */
 export async function checkGitTarget(rawUrl: string, allowedHosts: string[]): Promise<GitTarget> {
-  let url: URL
-  try {
-    url = new URL(rawUrl)
-  } catch {
-    throw badRequest('The remote URL is not a valid URL. Use the HTTPS URL of the repository.')
+  const text = rawUrl.trim()
+  // `git@github.com:you/app.git` (scp-like) and `ssh://…`: Sprout pushes over HTTPS only.
+  if (/^ssh:\/\//i.test(text) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(text)) {
+    throw badRequest(GIT_SSH_URL)
   }
+  if (!URL.canParse(text) || !/^https?:\/\//i.test(text)) throw badRequest(GIT_NOT_HTTPS_URL)
+  const url = new URL(text)
   if (url.username || url.password) {
     throw badRequest('Put the token in the Token field, not in the remote URL.')
   }
   const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
   const port = Number(url.port || (url.protocol === 'http:' ? 80 : 443))
   const listed = allowedHosts.includes(hostname) || allowedHosts.includes(`${hostname}:${port}`)
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && listed)) {
+  const addresses = await lookup(hostname, { all: true }).catch(() => [])
+  const privateAddress = addresses.find((entry) => isForbiddenAddress(entry.address))
+  // An unlisted private host is named as such whatever its scheme: the admin's way in is the
+  // same for http:// (docs/product/versions.md "Push to Git").
+  if (privateAddress && !listed) throw badRequest(privateHostText(hostname, privateAddress.address))
+  if (url.protocol !== 'https:' && !listed) {
     throw badRequest('The remote URL must start with https://.')
   }
-  const addresses = await lookup(hostname, { all: true }).catch(() => [])
   if (addresses.length === 0) throw badRequest(`The git host ${hostname} could not be found.`)
-  const privateAddress = addresses.find((entry) => isForbiddenAddress(entry.address))
-  if (privateAddress && !listed) {
-    throw badRequest(
-      `The git host ${hostname} is a private or local address (${privateAddress.address}). An admin can allow it with GIT_ALLOWED_HOSTS.`,
-    )
-  }
   const address = addresses[0]?.address ?? hostname
   return { url, hostname, port, address }
 }
+
+// docs/product/error-texts.md "Download and Push to Git", word for word.
+export const GIT_SSH_URL =
+  "Sprout pushes over HTTPS, not SSH: enter the repository's HTTPS address, like https://github.com/you/app.git"
+export const GIT_NOT_HTTPS_URL =
+  "Enter the repository's HTTPS address, like https://github.com/you/app.git"
+
+const privateHostText = (hostname: string, address: string) =>
+  `The git host ${hostname} is a private or local address (${address}). An admin can allow it with GIT_ALLOWED_HOSTS.`

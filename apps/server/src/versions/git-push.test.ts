@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../testing/app-harness.ts'
 import { type ChatActor, call, createReadyApplication } from '../testing/chat-client.ts'
 import { startGitHttpServer } from '../testing/git-http-server.ts'
+import { GIT_NOT_HTTPS_URL, GIT_SSH_URL } from './git-hosts.ts'
 import { PUSH_TOKEN_REFUSED } from './git-push.ts'
 
 const token = 'sprout-test-token-5f1e2d3c4b'
@@ -131,6 +132,27 @@ describe('Push to Git', { timeout: 240_000 }, () => {
       expect(refused.body.error).not.toContain(token)
     }
     expect((await call<GitRemote>(actor, remoteUrl())).body?.url).toContain(gitServer.host)
+  })
+
+  it('says an HTTPS address is needed for an SSH address or a non-URL, and names GIT_ALLOWED_HOSTS for a loopback http:// one', async () => {
+    const refusal = async (url: string) => {
+      const refused = await call<{ error: string }>(actor, remoteUrl(), { url }, 'PUT')
+      expect(refused.status, url).toBe(400)
+      return refused.body.error
+    }
+    for (const url of ['git@github.com:you/app.git', 'ssh://git@github.com/you/app.git']) {
+      expect(await refusal(url)).toBe(GIT_SSH_URL)
+    }
+    for (const url of ['github.com/you/app', 'my repo', '', 'ftp://example.com/app.git']) {
+      expect(await refusal(url)).toBe(GIT_NOT_HTTPS_URL)
+    }
+    expect(GIT_NOT_HTTPS_URL).toBe(
+      "Enter the repository's HTTPS address, like https://github.com/you/app.git",
+    )
+    expect(await refusal(`http://127.0.0.1:${gitServer.port + 1}/app.git`)).toBe(
+      `The git host 127.0.0.1 is a private or local address (127.0.0.1). An admin can allow it with GIT_ALLOWED_HOSTS.`,
+    )
+    expect(await refusal('http://localhost/app.git')).toContain('GIT_ALLOWED_HOSTS')
   })
 
   it('answers 404 for another organization, 403 for a non-member', async () => {

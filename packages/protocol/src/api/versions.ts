@@ -93,7 +93,8 @@ export type SaveFileResponse = { path: string; hash: string }
 
 /** PUT /api/applications/{id}/git-remote: where 'Push to Git' pushes. */
 export const gitRemoteRequestSchema = z.strictObject({
-  url: z.string().url().max(2048),
+  /** Checked by the server, which says what is wrong (an SSH address, not a URL…). */
+  url: z.string().max(2048),
   branch: z.string().min(1).max(200).optional(),
   /** Write-only; omitted keeps the stored one. */
   token: z.string().min(1).max(4096).optional(),
