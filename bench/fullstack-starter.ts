@@ -26,8 +26,9 @@ const edits = 20
 /** Asks the preview for /api/health until it answers 200; returns when it did. */
 async function apiAnswered(bench: BenchServer, host: string, cookie: string, marker = '"ok"') {
   for (let attempt = 0; attempt < 600; attempt++) {
-    const answer = await get(bench.port, host, '/api/health', { cookie })
-    if (answer.status === 200 && answer.body.includes(marker)) return performance.now()
+    // The dev server may drop a connection while it starts or restarts: ask again.
+    const answer = await get(bench.port, host, '/api/health', { cookie }).catch(() => undefined)
+    if (answer?.status === 200 && answer.body.includes(marker)) return performance.now()
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error(`the preview's /api/health never answered with ${marker}`)

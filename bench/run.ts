@@ -105,13 +105,33 @@ console.log(
   `# ${new Date().toISOString()} · ${machine.cores} × ${machine.cpu} · Node ${process.version} · load ${machine.loadAverage}`,
 )
 const metrics: BaselineMetric[] = []
+const failed: string[] = []
+// A benchmark that throws, or leaves a socket error unhandled, is reported as failed; the rest
+// still run (docs/performance.md "Kept fast: bench --compare").
+let stray: unknown
+const noteStray = (error: unknown) => {
+  stray ??= error
+}
+process.on('uncaughtException', noteStray)
+process.on('unhandledRejection', noteStray)
 for (const [name, run] of Object.entries(benchmarks)) {
   if (compare && !compareSet.includes(name)) continue
   if (selected.length > 0 && !selected.includes(name)) continue
   console.log(`\n## ${name}`)
-  const result = await run({ quick: compare })
-  for (const [figure, value] of Object.entries(result.figures)) console.log(`- ${figure}: ${value}`)
-  metrics.push(...result.metrics.map((metric) => ({ benchmark: name, ...metric })))
+  stray = undefined
+  try {
+    const result = await run({ quick: compare })
+    if (stray) throw stray
+    for (const [figure, value] of Object.entries(result.figures)) {
+      console.log(`- ${figure}: ${value}`)
+    }
+    metrics.push(...result.metrics.map((metric) => ({ benchmark: name, ...metric })))
+  } catch (error) {
+    failed.push(name)
+    console.log(
+      `- FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    )
+  }
 }
 
 if (compare) {
@@ -141,7 +161,9 @@ if (compare) {
   } else {
     console.log(`No figure more than ${Math.round((worseThreshold - 1) * 100)} % worse.`)
   }
-  if (updateBaseline) {
+  if (updateBaseline && failed.length > 0) {
+    console.log('bench/baseline.json left as it was: a baseline needs every benchmark.')
+  } else if (updateBaseline) {
     await writeBaseline(metrics, {
       note,
       machine,
@@ -149,4 +171,9 @@ if (compare) {
     })
     console.log('bench/baseline.json written.')
   }
+}
+
+if (failed.length > 0) {
+  console.log(`\n${failed.length} benchmark(s) failed: ${failed.join(', ')}`)
+  process.exitCode = 1
 }
