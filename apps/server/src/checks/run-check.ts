@@ -56,6 +56,11 @@ export async function runCheck(context: CheckContext, options: CheckOptions): Pr
   return work
 }
 
+/** Settles once the application's checks under way or waiting here have ended. */
+export function checksSettled(applicationId: string): Promise<unknown> {
+  return running.get(applicationId) ?? Promise.resolve()
+}
+
 async function checkNow(context: CheckContext, options: CheckOptions): Promise<CheckReport> {
   const startedAt = new Date()
   const signal = options.signal ?? new AbortController().signal

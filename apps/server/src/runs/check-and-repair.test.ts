@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   type ChatApplication,
   call,
+  listenToConversation,
   sendMessage,
   setUpChatApplication,
   storedEnvelopes,
@@ -190,5 +191,86 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
     await settleAll(chat, sent.conversation_id)
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     expect(finalChecks(envelopes)).toEqual([])
+  })
+
+  it('an interrupted run’s code is checked, and a retry after a stopped check is checked', async () => {
+    const demo = `/api/demo/applications/${chat.applicationId}`
+    const writeNote = (content: string) => ({
+      blocks: [
+        {
+          type: 'tool-call' as const,
+          name: 'write_file',
+          input: { path: 'src/note.ts', content },
+        },
+      ],
+    })
+    // A run that wrote a file, then is interrupted: its code is checked all the same.
+    chat.fake.push(
+      writeNote('export const note = 1\n'),
+      { blocks: [{ type: 'text', text: 'Still going…' }], holdOpen: true },
+      { blocks: [{ type: 'text', text: 'Picked up again.' }] },
+    )
+    const sent = await sendMessage(chat, {
+      message: 'Write a note slowly',
+      model: 'claude-sonnet-4-5',
+    })
+    const conversationId = sent.conversation_id
+    await listenToConversation(chat, conversationId, {
+      after: 0,
+      until: (envelope) => envelope.chunk.type === 'text-delta',
+    })
+    await call(chat.actor, `${demo}/interrupt`, { conversation_id: conversationId })
+    // '(click to retry)' at once: the retry does not wait for the check, and changes nothing.
+    const retried = await call(chat.actor, `${demo}/continue?conversation_id=${conversationId}`, {})
+    expect(retried.status).toBe(200)
+    await settleAll(chat, conversationId)
+    await chat.harness.created.conversations.runs.settled(conversationId)
+    let reports = finalChecks(await storedEnvelopes(chat.harness, conversationId))
+    for (
+      let attempt = 0;
+      attempt < 240 && reports.some((report) => report.state === 'running');
+      attempt++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      reports = finalChecks(await storedEnvelopes(chat.harness, conversationId))
+    }
+    // One check, of the code both runs leave, ended by itself: not 'The check was stopped.'
+    expect(reports.map((report) => report.state)).toHaveLength(1)
+    expect(reports[0]?.state).not.toBe('interrupted')
+    expect(reports[0]?.state).not.toBe('running')
+
+    // A check stopped with Escape: the next run is checked even though it changes no file.
+    chat.fake.push(writeNote('export const note = 2\n'), {
+      blocks: [{ type: 'text', text: 'Done.' }],
+    })
+    const before = (await storedEnvelopes(chat.harness, conversationId)).at(-1)?.seq ?? 0
+    const second = await sendMessage(chat, {
+      message: 'Change the note',
+      model: 'claude-sonnet-4-5',
+      conversationId,
+    })
+    await listenToConversation(chat, conversationId, {
+      after: before,
+      until: (envelope) =>
+        envelope.chunk.type === 'data-checks' &&
+        (envelope.chunk as { data: CheckReport }).data.parts.some(
+          (part) => part.status === 'running',
+        ),
+    })
+    await call(chat.actor, `${demo}/interrupt`, { conversation_id: conversationId })
+    await settleAll(chat, conversationId)
+    const stopped = finalChecks(await storedEnvelopes(chat.harness, conversationId))
+    expect(stopped.at(-1)?.state).toBe('interrupted')
+    expect(second.run_id).toBeTruthy()
+    chat.fake.push({ blocks: [{ type: 'text', text: 'Nothing to change.' }] })
+    await sendMessage(chat, {
+      message: 'Anything else?',
+      model: 'claude-sonnet-4-5',
+      conversationId,
+    })
+    await settleAll(chat, conversationId)
+    const last = finalChecks(await storedEnvelopes(chat.harness, conversationId)).at(-1)
+    expect(last?.id).not.toBe(stopped.at(-1)?.id)
+    expect(last?.state).not.toBe('interrupted')
   })
 })

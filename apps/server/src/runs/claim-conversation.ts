@@ -58,7 +58,7 @@ export async function claimConversation(
       // refuse, so a retry or a new message right after Escape starts a new run.
       const current = state.active.get(claim.conversationId)
       if (attempt === 0 && (current?.closing || current?.controller.signal.aborted)) {
-        await current.done
+        await current.closed
         continue
       }
       throw conflict(

@@ -6,6 +6,7 @@ import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import type { RunStatus, StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { ModelMessage } from 'ai'
+import { checksSettled, latestCheck } from '../checks/service.ts'
 import { AppError, conflict } from '../http/app-error.ts'
 import {
   commitPendingHandEdits,
@@ -74,6 +75,17 @@ function checkpointRun(
 }
 
 /**
+ * Whether the app's code was left unchecked: its last check was stopped (Escape during it, a
+ * server restart). Then a run is checked even if it changed no file, so the code a conversation's
+ * last run leaves is always checked (docs/product/checks.md "When it runs").
+ */
+async function lastCheckStopped(environment: RunEnvironment, applicationId: string) {
+  // A check under way (the previous run's) ends first: its result decides.
+  await checksSettled(applicationId)
+  return (await latestCheck(environment.database.db, applicationId))?.state === 'interrupted'
+}
+
+/**
  * Runs the agent for a claimed, opened run: its chunks go to the event store as they come, the
  * history is replaced and the box checkpointed when it ends, and the run is closed whatever
  * happened (docs/architecture/agent-loop.md "Runs on the server"). A run that changed files is
@@ -91,6 +103,7 @@ export async function executeRun(
   const conversationId = conversation.id
   const startedAt = new Date()
   let checked: Omit<CheckedRun, 'status'> | undefined
+  let checkable: Omit<CheckedRun, 'status'> | undefined
   let sawFinish = false
   let status: Exclude<RunStatus, 'running'> = 'failed'
   let errorText: string | undefined
@@ -149,7 +162,8 @@ export async function executeRun(
       const version = await checkpointRun(environment, run, input, box)
       // A repair turn ends with a check of its own, whatever it changed (docs/product/checks.md).
       const checks = version !== undefined || input.repairOf !== undefined
-      if (checks && environment.config.checkAfterRuns) checked = { box, applicationId, startedAt }
+      if (environment.config.checkAfterRuns) checkable = { box, applicationId, startedAt }
+      if (checks) checked = checkable
     }
     if (result.error?.errorType === 'interrupt') status = 'interrupted'
     else status = result.error ? 'failed' : 'finished'
@@ -171,6 +185,14 @@ export async function executeRun(
     emitError(RESTART_ERROR_MESSAGE)
   }
   await closeRun({ database, store }, run, { status, sawFinish, error: errorText })
-  if (!checked || run.openingFailed || run.shuttingDown || isHalted()) return undefined
+  run.markClosed()
+  if (!checkable || run.openingFailed || run.shuttingDown || isHalted()) return undefined
+  if (!checked && (await lastCheckStopped(environment, checkable.applicationId))) {
+    checked = checkable
+  }
+  if (!checked || run.shuttingDown || isHalted()) return undefined
+  // Escape stops the agent, not the check of the code it left (docs/product/checks.md): the
+  // check gets a controller of its own, which an Escape during the check still reaches.
+  if (run.controller.signal.aborted) run.controller = new AbortController()
   return checkAfterRun(environment, run, input, { ...checked, status })
 }

@@ -34,6 +34,12 @@ export type ActiveRun = {
   shuttingDown: boolean
   /** The agent is done and the closing events are being written. */
   closing: boolean
+  /**
+   * Settles once the run's row is closed, before its check: a retry or a message sent right
+   * after waits for this, not for the check, which may take a minute (decision 028).
+   */
+  closed: Promise<void>
+  markClosed: () => void
   /** Storing the run's opening (the user message) failed: the run ends as failed. */
   openingFailed: boolean
   /**

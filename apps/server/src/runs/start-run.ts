@@ -77,6 +77,7 @@ export async function startRun(
     repairOf: input.repairOf?.runId ?? null,
   })
   const opened = await openClaimedRun(state, { id: runId, conversationId }, input)
+  const closed = Promise.withResolvers<void>()
   const run: ActiveRun = {
     id: runId,
     conversationId,
@@ -84,6 +85,8 @@ export async function startRun(
     done: Promise.resolve(),
     shuttingDown: false,
     closing: false,
+    closed: closed.promise,
+    markClosed: () => closed.resolve(),
     openingFailed: false,
     opened: opened.stored.then(
       () => true,
@@ -103,6 +106,7 @@ export async function startRun(
       return undefined
     })
     .then((repair) => {
+      run.markClosed()
       releaseBox?.()
       if (state.active.get(conversationId) === run) state.active.delete(conversationId)
       if (repair && !state.halted) return startRepair(state, repair)
