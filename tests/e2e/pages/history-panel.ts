@@ -11,6 +11,9 @@ export class HistoryPanel extends PageObject {
   readonly versionHeading = this.region.getByRole('heading', { name: /^Version \d+$/ })
   readonly backButton = this.region.getByRole('button', { name: '← All versions' })
   readonly restoreButton = this.region.getByRole('button', { name: 'Restore this version' })
+  readonly closeButton = this.region.getByRole('button', { name: 'Close', exact: true })
+  /** A restore under way, at the top of the list. */
+  readonly restoreProgress = this.region.getByTestId('restore-progress')
   readonly dialog = this.page.getByRole('dialog')
 
   /** The row of the version whose title is `title`. */

@@ -19,7 +19,7 @@ import { ModelSelector } from '../features/models/model-selector.tsx'
 import { useModels } from '../features/models/use-models.ts'
 import { useOrganization } from '../features/organizations/use-organization.ts'
 import { PreviewPane } from '../features/preview/preview-pane.tsx'
-import { HistoryColumn } from '../features/versions/history-column.tsx'
+import { HistoryLayer } from '../features/versions/history-layer.tsx'
 import { type HistoryPane, useHistoryPane } from '../features/versions/use-history-pane.tsx'
 import { useShowApplicationName } from '../hooks/use-application-name.ts'
 import { PHONE_MEDIA_QUERY, useMediaQuery } from '../hooks/use-media-query.ts'
@@ -45,8 +45,8 @@ const rightViews: readonly PaneTab<RightView>[] = [
 
 /**
  * docs/product/builder.md: one full-height row under the navbar — the chat workspace (conversation
- * list and chat) on the left and in the centre, the preview pane on the right. On a phone the chat
- * and the preview are tabs (docs/product/builder.md "Phones").
+ * list and chat) on the left and in the centre, the preview pane on the right; History lies over
+ * the chat. On a phone the chat and the preview are tabs (docs/product/builder.md "Phones").
  */
 function BuilderPage() {
   const { id } = Route.useParams()
@@ -70,6 +70,7 @@ function BuilderPage() {
   if (application.isError) return <ApplicationLoadError error={application.error} />
 
   const { data } = application
+  const reloadPreview = () => setPreviewReloads((count) => count + 1)
   return (
     <BuilderFrame applicationId={id} openFile={code.openFile}>
       {isPhone && (
@@ -105,13 +106,14 @@ function BuilderPage() {
               />
             )}
           />
+          {!isPhone && <HistoryLayer pane={history} onRestored={reloadPreview} />}
         </PanePanel>
         <RightPane
           pane={pane}
           agentRunning={agentRunning}
           history={history}
           codeRequest={code.request}
-          onRestored={() => setPreviewReloads((count) => count + 1)}
+          onRestored={reloadPreview}
         >
           <PreviewPane
             fill={isPhone}
@@ -170,8 +172,8 @@ type RightPaneProps = {
 }
 
 /**
- * The builder's right pane: 'Preview' and 'Code' tabs (docs/product/versions.md "Code"), the
- * History column beside them. On a phone the builder's tabs pick the view. The Code tab mounts
+ * The builder's right pane: 'Preview' and 'Code' tabs (docs/product/versions.md "Code"). On a
+ * phone the builder's tabs pick the view, and History lies over the Preview tab. The Code tab mounts
  * when first shown and then stays (hidden), so its unsaved text lives on.
  */
 function RightPane({
@@ -209,18 +211,18 @@ function RightPane({
         />
       )}
       <div className="flex min-h-0 flex-1">
-        <HistoryColumn pane={history} onRestored={onRestored} />
         <PanePanel
           id="preview"
           tabbed={!isPhone}
           selected={view === 'preview'}
           className={classNames(
-            'flex min-h-0',
+            'relative flex min-h-0',
             isPhone && 'min-w-0 flex-1',
             isPhone && view === 'code' && 'hidden',
           )}
         >
           {children}
+          {isPhone && <HistoryLayer pane={history} onRestored={onRestored} />}
         </PanePanel>
         {codeShown.current && (
           <PanePanel

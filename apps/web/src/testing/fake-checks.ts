@@ -64,6 +64,8 @@ export function failedReport(): CheckReport {
 
 type FakeChecksOptions = {
   latest?: CheckReport | null
+  /** The stored check while a held Check now runs (it stores each part as it goes). */
+  latestWhileChecking?: CheckReport
   /** Check now's answer: a report, or a refusal; `hold` keeps it pending until released. */
   checkNow?: CheckReport | { status: number; error: string }
   settings?: CheckSettingsResponse
@@ -77,6 +79,7 @@ export function fakeChecks(options: FakeChecksOptions = {}) {
   const calls: { method: string; path: string; body?: unknown }[] = []
   let settings = options.settings ?? { autoRepair: true, installationAllows: true }
   let release: () => void = () => {}
+  let checking = false
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
@@ -86,11 +89,13 @@ export function fakeChecks(options: FakeChecksOptions = {}) {
     const path = new URL(url, 'http://localhost').pathname
     calls.push({ method, path, body })
     if (path.endsWith('/checks/latest')) {
-      const check = options.latest ?? null
+      const check = (checking && options.latestWhileChecking) || (options.latest ?? null)
       return json(200, { check: check && { ...check, runId: 'run-1' } })
     }
     if (path.endsWith('/checks') && method === 'POST') {
+      checking = true
       await held
+      checking = false
       const answer = options.checkNow ?? sampleReport({ id: 'check-manual', trigger: 'manual' })
       return 'status' in answer ? json(answer.status, { error: answer.error }) : json(200, answer)
     }

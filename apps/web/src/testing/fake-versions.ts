@@ -39,12 +39,18 @@ type FakeOptions = {
   diffFiles?: (version: Version) => DiffFile[]
   /** The restore call's refusal, e.g. a run is going. */
   restoreRefusal?: { status: number; error: string }
+  /** The restore answers only once released (it takes 10–20 s in a dev box). */
+  holdRestore?: boolean
 }
 
 /** `versions` newest first, as the server lists them. */
 export function fakeVersions(versions: Version[], options: FakeOptions = {}) {
   const calls: { method: string; url: string; body?: unknown }[] = []
   const pageSize = options.pageSize ?? 50
+  let releaseRestore: () => void = () => {}
+  const restoreHeld = new Promise<void>((resolve) => {
+    releaseRestore = resolve
+  })
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET'
     const body = init.body ? JSON.parse(String(init.body)) : undefined
@@ -73,6 +79,7 @@ export function fakeVersions(versions: Version[], options: FakeOptions = {}) {
     }
     const restore = /\/versions\/([^/]+)\/restore$/.exec(path)
     if (restore && method === 'POST') {
+      if (options.holdRestore) await restoreHeld
       if (options.restoreRefusal) {
         return json(options.restoreRefusal.status, { error: options.restoreRefusal.error })
       }
@@ -91,5 +98,5 @@ export function fakeVersions(versions: Version[], options: FakeOptions = {}) {
     }
     return json(404, { error: 'Not found' })
   })
-  return { calls }
+  return { calls, releaseRestore: () => releaseRestore() }
 }

@@ -9,7 +9,7 @@ import { classNames } from '../../lib/class-names.ts'
 import { CheckIcon, WarningIcon } from '../ui/icons.tsx'
 import { Spinner } from '../ui/spinner.tsx'
 import { CheckProblemItem } from './check-problem-item.tsx'
-import { problemsText } from './check-status-text.ts'
+import { problemsText, runningPartLabel } from './check-status-text.ts'
 
 type CheckReportViewProps = {
   report: CheckReport
@@ -58,12 +58,12 @@ export function CheckReportView({ report, compact = false }: CheckReportViewProp
 
 function ReportSummary({ report }: { report: CheckReport }) {
   if (report.state === 'running') {
-    const running = report.parts.find((part) => part.status === 'running')
+    const running = runningPartLabel(report)
     return (
       <p role="status" className="flex items-center gap-1.5 text-zinc-600">
         <Spinner className="size-3 border" />
         <span>{CHECK_TEXTS.running}</span>
-        {running && <span className="text-zinc-500">{CHECK_PART_LABELS[running.name]}</span>}
+        {running && <span className="text-zinc-600">{running}</span>}
       </p>
     )
   }

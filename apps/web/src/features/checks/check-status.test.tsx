@@ -65,6 +65,21 @@ describe("the builder's check status", () => {
     await until(() => statusText().includes('2 problems'))
   })
 
+  it('names the part under way while Check now runs (issue 28)', async () => {
+    const running = sampleReport({ id: 'check-manual', state: 'running', finishedAt: null })
+    running.parts = running.parts.map((part, index) =>
+      index === 0 ? part : { ...part, status: index === 1 ? 'running' : 'pending' },
+    )
+    const fake = fakeChecks({ latest: sampleReport(), latestWhileChecking: running })
+    renderScreen(<CheckStatus applicationId="app-1" agentRunning={false} />)
+    await until(() => statusText().includes(CHECK_STATUS_TEXTS.passed))
+    click(buttonNamed(CHECK_STATUS_TEXTS.checkNow))
+    await until(() => statusText().includes(`${CHECK_TEXTS.running}Build`))
+    fake.release()
+    await until(() => statusText().includes(CHECK_STATUS_TEXTS.passed))
+    expect(statusText()).not.toContain(CHECK_TEXTS.running)
+  })
+
   it('shows why Check now was refused', async () => {
     const fake = fakeChecks({
       latest: null,

@@ -1,7 +1,7 @@
 import { CHECK_TEXTS, type CheckReport } from '@sprout/protocol/api/checks.ts'
 import { useEffect, useId, useRef, useState } from 'react'
 import { CheckReportView } from '../../components/checks/check-report-view.tsx'
-import { problemsText } from '../../components/checks/check-status-text.ts'
+import { problemsText, runningPartLabel } from '../../components/checks/check-status-text.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { CheckIcon, WarningIcon } from '../../components/ui/icons.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
@@ -20,20 +20,23 @@ type CheckStatusProps = {
 }
 
 /**
- * The builder's header: the app's last check ('Checks passed', '2 problems', 'Checking…', nothing
- * when never checked) and Check now. '2 problems' opens the problems in a popover
+ * The builder's header: the app's last check ('Checks passed', '2 problems', 'Checking…' and the
+ * part under way, nothing when never checked) and Check now. '2 problems' opens the problems in a popover
  * (docs/product/checks.md "Shown on the run").
  */
 export function CheckStatus({ applicationId, agentRunning }: CheckStatusProps) {
   const { latest, checkNow } = useLatestCheck(applicationId, agentRunning)
   const check = latest.data?.check ?? null
   const checking = checkNow.isPending || check?.state === 'running'
+  // The stored check is the one under way: it names its part (Check now takes about 20 s).
+  const part = check ? runningPartLabel(check) : null
   return (
     <div data-testid="check-status" className="relative flex items-center gap-1">
       {checking ? (
         <span role="status" className="flex items-center gap-1.5 px-2 text-sm text-zinc-600">
           <Spinner className="size-3 border" />
-          {CHECK_TEXTS.running}
+          <span>{CHECK_TEXTS.running}</span>
+          {part && <span className="font-medium text-zinc-800">{part}</span>}
         </span>
       ) : check?.state === 'passed' ? (
         <span className="flex items-center gap-1 px-2 text-sm text-accent-700">

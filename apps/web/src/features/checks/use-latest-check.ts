@@ -14,7 +14,7 @@ export const RUN_CHECK_WAIT_MS = 15_000
 /**
  * The app's last check and Check now (docs/product/checks.md "Shown on the run"): read on load,
  * again when a run of the builder ends (and every 2 s for a while after, until the run's check has
- * started), every 2 s while a check runs, and after a check made here.
+ * started), every 2 s while a check runs (Check now's too), and after a check made here.
  */
 export function useLatestCheck(applicationId: string, agentRunning: boolean) {
   const queryClient = useQueryClient()
@@ -28,24 +28,27 @@ export function useLatestCheck(applicationId: string, agentRunning: boolean) {
     }
     wasRunning.current = agentRunning
   }, [agentRunning, applicationId, queryClient])
+  const checkNow = useMutation({
+    mutationFn: () => runCheck(applicationId),
+    onSuccess: async (report) => {
+      // A read of the check under way, answered late, must not bring 'Checking…' back.
+      await queryClient.cancelQueries({ queryKey })
+      queryClient.setQueryData<LatestCheckResponse>(queryKey, {
+        check: { ...report, runId: null },
+      })
+    },
+  })
   const latest = useQuery({
     queryKey,
     queryFn: () => fetchLatestCheck(applicationId),
     refetchInterval: (query) => {
       const check = query.state.data?.check
-      if (check?.state === 'running') return RUNNING_CHECK_POLL_MS
+      // Check now answers only when done: meanwhile the stored check tells its part under way.
+      if (checkNow.isPending || check?.state === 'running') return RUNNING_CHECK_POLL_MS
       if (runEndedAt === null || Date.now() - runEndedAt > RUN_CHECK_WAIT_MS) return false
       // The run's check is the one started after the run's answer ended.
       const started = check ? Date.parse(check.startedAt) : 0
       return started >= runEndedAt - 1000 ? false : RUNNING_CHECK_POLL_MS
-    },
-  })
-  const checkNow = useMutation({
-    mutationFn: () => runCheck(applicationId),
-    onSuccess: (report) => {
-      queryClient.setQueryData<LatestCheckResponse>(queryKey, {
-        check: { ...report, runId: null },
-      })
     },
   })
   return { latest, checkNow }

@@ -2,8 +2,12 @@ import type { Version } from '@sprout/protocol/api/versions.ts'
 import { HistoryPanel } from './history-panel.tsx'
 import type { HistoryPane } from './use-history-pane.tsx'
 
-/** The History panel as a column beside the preview, while open (until the pane has tabs). */
-export function HistoryColumn({
+/**
+ * The History panel while open, as a layer over the chat (on a phone, over the Preview tab): its
+ * diffs get the room to be read, and the preview and the Code tab beside it keep theirs
+ * (docs/product/versions.md "History").
+ */
+export function HistoryLayer({
   pane,
   onRestored,
 }: {
@@ -12,7 +16,7 @@ export function HistoryColumn({
 }) {
   if (!pane.open) return null
   return (
-    <div className="flex min-h-0 w-96 shrink-0 flex-col border-l border-zinc-200">
+    <div className="absolute inset-0 z-20 flex min-h-0 flex-col bg-white">
       <HistoryPanel
         key={pane.openings}
         applicationId={pane.applicationId}

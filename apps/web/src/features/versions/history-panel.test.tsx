@@ -24,6 +24,8 @@ function renderPanel(props: { openVersionId?: string; onClose?: () => void } = {
 
 const rows = () => Array.from(document.querySelectorAll('[data-testid="version-row"]'))
 const dialog = () => document.querySelector('[role="dialog"]')
+const progress = () => document.querySelector('[data-testid="restore-progress"]')
+const alertText = () => document.querySelector('[role="alert"]')?.textContent
 const press = (target: Element | null, key: string) =>
   act(() => {
     target?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))
@@ -75,6 +77,38 @@ describe('HistoryPanel', () => {
     expect(() => buttonNamed('Close')).toThrow()
   })
 
+  it("closes from a diff too: its 'Close', and Escape back to where it was opened from", async () => {
+    fakeVersions([sampleVersion(2), sampleVersion(1)])
+    const onClose = vi.fn()
+    renderPanel({ onClose })
+    await until(() => rows().length === 2)
+    // Opened from the list: Escape goes back to it, and then closes the panel.
+    click(rows()[1])
+    await until(() => pageText().includes('Restore this version'))
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Changes of version 1')
+    press(document.activeElement, 'Escape')
+    await until(() => rows().length === 2)
+    expect(onClose).not.toHaveBeenCalled()
+    press(document.activeElement, 'Escape')
+    expect(onClose).toHaveBeenCalledTimes(1)
+    click(rows()[0])
+    await until(() => pageText().includes('Restore this version'))
+    click(buttonNamed('Close'))
+    expect(onClose).toHaveBeenCalledTimes(2)
+    cleanup()
+
+    // Opened by the chat's link: Escape closes the panel; the restore dialog keeps its own Escape.
+    const fromLink = vi.fn()
+    renderPanel({ openVersionId: 'version-2', onClose: fromLink })
+    await until(() => pageText().includes('Restore this version'))
+    click(buttonNamed('Restore this version'))
+    press(document.activeElement, 'Escape')
+    expect(dialog()).toBeNull()
+    expect(fromLink).not.toHaveBeenCalled()
+    press(document.body, 'Escape')
+    expect(fromLink).toHaveBeenCalledTimes(1)
+  })
+
   it('says so when the app has no versions yet', async () => {
     fakeVersions([])
     renderPanel()
@@ -96,9 +130,16 @@ describe('HistoryPanel', () => {
     expect(patch()?.querySelector('.d2h-del')).not.toBeNull()
     expect(patch()?.querySelector('.hljs-keyword, .hljs-string')).not.toBeNull()
     expect(patch()?.querySelector('.d2h-file-side-diff')).toBeNull()
+    // Its scroll areas are reached by keyboard, each named (axe: scrollable-region-focusable).
+    const scrollAreas = () =>
+      Array.from(patch()?.querySelectorAll<HTMLElement>('[role="region"]') ?? []).map(
+        (area) => `${area.tabIndex} ${area.getAttribute('aria-label')}`,
+      )
+    expect(scrollAreas()).toEqual(['0 src/App.tsx, changes'])
 
     click(buttonNamed('Side by side'))
     await until(() => patch()?.querySelector('.d2h-file-side-diff') !== null)
+    expect(scrollAreas()).toEqual(['0 src/App.tsx, before', '0 src/App.tsx, after'])
     click(buttonNamed('← All versions'))
     await until(() => rows().length === 2)
   })
@@ -137,8 +178,10 @@ describe('HistoryPanel', () => {
     expect(files()[0]?.querySelectorAll('.d2h-ins').length).toBeGreaterThan(800)
   })
 
-  it('restores a version with its data on Enter: a new version, the builder told', async () => {
-    const fake = fakeVersions([sampleVersion(2), sampleVersion(1, { hasDataSnapshot: true })])
+  it('restores a version with its data on Enter: its progress in the list, then the new version', async () => {
+    const fake = fakeVersions([sampleVersion(2), sampleVersion(1, { hasDataSnapshot: true })], {
+      holdRestore: true,
+    })
     const onRestored = renderPanel({ openVersionId: 'version-1' })
     await until(() => pageText().includes('Restore this version'))
     click(buttonNamed('Restore this version'))
@@ -149,15 +192,25 @@ describe('HistoryPanel', () => {
     click(checkbox)
     press(checkbox ?? null, 'Enter')
 
+    // Issue 28: the restore takes 10–20 s; the list says what is happening meanwhile.
+    expect(dialog()).toBeNull()
+    await until(() => progress() !== null)
+    expect(progress()?.getAttribute('role')).toBe('status')
+    expect(progress()?.textContent).toContain('Restoring version 1…')
+    expect(progress()?.textContent).toContain(
+      "bringing back the files of version 1, and the preview's data with them",
+    )
+    await until(() => rows().length === 2)
+    expect(onRestored).not.toHaveBeenCalled()
+
+    fake.releaseRestore()
     await until(() => onRestored.mock.calls.length === 1)
-    expect(fake.calls.at(-2)).toMatchObject({
-      method: 'POST',
+    expect(fake.calls.find((call) => call.method === 'POST')).toMatchObject({
       url: '/api/applications/app-1/versions/version-1/restore',
       body: { restoreData: true },
     })
     expect(onRestored.mock.calls[0]?.[0]).toMatchObject({ number: 3, kind: 'restore' })
-    await until(() => rows().length === 3)
-    expect(dialog()).toBeNull()
+    await until(() => rows().length === 3 && progress() === null)
     expect(rows()[0]?.textContent).toContain('Restored version 1')
   })
 
@@ -181,7 +234,8 @@ describe('HistoryPanel', () => {
     await until(() => pageText().includes('Restore this version'))
     click(buttonNamed('Restore this version'))
     click(buttonNamed('Restore', dialog()))
-    await until(() => dialog()?.textContent?.includes(refusal) === true)
+    await until(() => alertText() === `Version 1 was not restored: ${refusal}`)
+    expect(progress()).toBeNull()
     expect(onRestored).not.toHaveBeenCalled()
     expect(fake.calls.filter((call) => call.method === 'POST')).toHaveLength(1)
   })

@@ -61,7 +61,7 @@ export function PatchBody({ file, layout, eager }: PatchBodyProps) {
         ref={targetRef}
         data-testid="patch"
         style={drawn ? undefined : { minHeight: Math.min(file.lines, 400) * LINE_HEIGHT_PX }}
-        className="text-xs [&_.d2h-file-header]:hidden [&_.d2h-file-wrapper]:mb-0 [&_.d2h-file-wrapper]:rounded-none [&_.d2h-file-wrapper]:border-0"
+        className="sprout-diff text-xs"
       />
     </>
   )

@@ -1,5 +1,5 @@
 import 'diff2html/bundles/css/diff2html.min.css'
-import 'highlight.js/styles/github.css'
+import './diff-theme.css'
 import type { DiffFile } from '@sprout/protocol/api/versions.ts'
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-base.js'
 import highlight from 'highlight.js/lib/core'
@@ -31,7 +31,10 @@ function toGitPatch(file: DiffFile): string {
   return `diff --git a/${oldPath} b/${file.path}\n--- ${from}\n+++ ${to}\n${patch}`
 }
 
-/** Draws one file's diff into `target` with diff2html, syntax-coloured by highlight.js. */
+/**
+ * Draws one file's diff into `target` with diff2html, syntax-coloured by highlight.js. Its
+ * sideways scroll areas (a long line) take the keyboard's focus, each named for what it shows.
+ */
 export function renderPatch(target: HTMLElement, file: DiffFile, layout: DiffLayout): void {
   const view = new Diff2HtmlUI(
     target,
@@ -50,4 +53,11 @@ export function renderPatch(target: HTMLElement, file: DiffFile, layout: DiffLay
     highlight,
   )
   view.draw()
+  const scrollAreas = target.querySelectorAll<HTMLElement>('.d2h-file-diff, .d2h-file-side-diff')
+  const sides = scrollAreas.length === 2 ? ['before', 'after'] : ['changes']
+  scrollAreas.forEach((area, index) => {
+    area.tabIndex = 0
+    area.setAttribute('role', 'region')
+    area.setAttribute('aria-label', `${file.path}, ${sides[index] ?? 'changes'}`)
+  })
 }

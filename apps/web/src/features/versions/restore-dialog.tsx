@@ -1,13 +1,10 @@
 import type { Version } from '@sprout/protocol/api/versions.ts'
 import { type FormEvent, type KeyboardEvent, useState } from 'react'
-import { Alert } from '../../components/ui/alert.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 
 type RestoreDialogProps = {
   version: Version
-  busy: boolean
-  error?: string
   onConfirm: (restoreData: boolean) => void
   onCancel: () => void
 }
@@ -15,12 +12,13 @@ type RestoreDialogProps = {
 /**
  * docs/product/versions.md "Restore": names the version and says that nothing is lost. Restoring
  * is never destructive, so Enter confirms (the Restore button takes the focus); Escape cancels.
+ * The restore then shows its progress in the History list, where its version will be.
  */
-export function RestoreDialog({ version, busy, error, onConfirm, onCancel }: RestoreDialogProps) {
+export function RestoreDialog({ version, onConfirm, onCancel }: RestoreDialogProps) {
   const [restoreData, setRestoreData] = useState(false)
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!busy) onConfirm(restoreData && version.hasDataSnapshot)
+    onConfirm(restoreData && version.hasDataSnapshot)
   }
   // Enter on the checkbox confirms too (a form submits on Enter only from text fields).
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
@@ -40,7 +38,7 @@ export function RestoreDialog({ version, busy, error, onConfirm, onCancel }: Res
           version: the versions after it stay in the history and can be restored too.
         </>
       }
-      onClose={busy ? undefined : onCancel}
+      onClose={onCancel}
     >
       <form onSubmit={submit} onKeyDown={onKeyDown} className="flex flex-col gap-4 pb-6">
         {version.hasDataSnapshot && (
@@ -49,19 +47,17 @@ export function RestoreDialog({ version, busy, error, onConfirm, onCancel }: Res
               type="checkbox"
               checked={restoreData}
               onChange={(event) => setRestoreData(event.target.checked)}
-              disabled={busy}
               className="size-4 rounded border-zinc-300"
             />
             Also restore the preview's data
           </label>
         )}
-        {error && <Alert>{error}</Alert>}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          <Button variant="secondary" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={busy} data-autofocus>
-            {busy ? 'Restoring...' : 'Restore'}
+          <Button type="submit" data-autofocus>
+            Restore
           </Button>
         </div>
       </form>

@@ -1,5 +1,11 @@
-import type { RestoreVersionRequest, Version } from '@sprout/protocol/api/versions.ts'
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Version } from '@sprout/protocol/api/versions.ts'
+import {
+  useInfiniteQuery,
+  useMutation,
+  useMutationState,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { getVersionDiff, listVersions, restoreVersion } from './versions-api.ts'
 
 export const versionsQueryKey = (applicationId: string) => ['versions', applicationId] as const
@@ -47,17 +53,40 @@ export function useVersionDiff(applicationId: string, versionId: string | null) 
   })
 }
 
-/** Restores a version; the list is read again to show the new version it made. */
+/** What a restore was asked for: the version, and whether the preview's data goes back too. */
+export type RestoreRequest = { version: Version; restoreData: boolean }
+
+const restoreMutationKey = (applicationId: string) =>
+  [...versionsQueryKey(applicationId), 'restore'] as const
+
+/**
+ * Restores a version; the list is read again to show the new version it made. Keyed, so a
+ * History panel opened again while it runs still shows it (`usePendingRestores`).
+ */
 export function useRestoreVersion(applicationId: string, onRestored: (version: Version) => void) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ versionId, request }: { versionId: string; request: RestoreVersionRequest }) =>
-      restoreVersion(applicationId, versionId, request),
+    mutationKey: restoreMutationKey(applicationId),
+    mutationFn: ({ version, restoreData }: RestoreRequest) =>
+      restoreVersion(applicationId, version.id, restoreData ? { restoreData } : {}),
     onSuccess: async ({ version }) => {
       await queryClient.invalidateQueries({
         queryKey: [...versionsQueryKey(applicationId), 'list'],
       })
       onRestored(version)
     },
+  })
+}
+
+export type PendingRestore = RestoreRequest & { submittedAt: number }
+
+/** The app's restores under way in this tab, the oldest first (a restore takes 10–20 s). */
+export function usePendingRestores(applicationId: string): PendingRestore[] {
+  return useMutationState({
+    filters: { mutationKey: restoreMutationKey(applicationId), status: 'pending' },
+    select: (mutation) => ({
+      ...(mutation.state.variables as RestoreRequest),
+      submittedAt: mutation.state.submittedAt,
+    }),
   })
 }

@@ -1,0 +1,25 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+
+/**
+ * The serious and critical axe-core violations within `include` (a CSS selector), one readable
+ * line each. The preview shows the user's own application, not Sprout's screens: left out.
+ */
+export async function seriousViolationsIn(
+  page: Page,
+  screen: string,
+  include: string,
+): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .include(include)
+    .exclude('iframe[title="Application preview"]')
+    .analyze()
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${screen}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
+          .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`)
+          .join(', ')}`,
+    )
+}
