@@ -3,8 +3,12 @@ import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
+import {
+  createPreviewGaps,
+  type PreviewGaps,
+} from '../../error-monitoring/reporter/preview-gaps.ts'
 import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
-import { reporterScriptTag } from '../../error-monitoring/reporter/service.ts'
+import { reporterScriptTag, servedAtOf } from '../../error-monitoring/reporter/service.ts'
 import type { ErrorReporting } from '../../error-monitoring/service.ts'
 import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'
@@ -70,12 +74,45 @@ function refuseUnauthorized(
 }
 
 /**
+ * The request, to the app's dev server, pages with the reporter's tag; an answer of Sprout's own
+ * (the dev server is not running, or did not answer) is a gap the app's reports then ignore.
+ */
+async function serveDevServer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  applicationId: string,
+  options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting'> & { gaps: PreviewGaps },
+) {
+  const wantsPage = (request.headers.accept ?? '').includes('text/html')
+  const target = await options.devboxes.previewTarget(
+    applicationId,
+    wantsPage ? pageWaitMs : otherWaitMs,
+  )
+  if (!target) {
+    options.gaps.mark(applicationId)
+    return sendHostPage(response, 503, {
+      title: 'Starting preview…',
+      message: 'The dev server is starting. This page reloads by itself.',
+      refreshSeconds: 1,
+    })
+  }
+  const dsn = wantsPage ? await options.errorReporting?.dsnFor(applicationId) : undefined
+  proxyHttp(request, response, target, {
+    injectIntoPages: dsn
+      ? reporterScriptTag({ dsn, environment: 'preview', servedAt: Date.now() })
+      : undefined,
+    onUnavailable: () => options.gaps.mark(applicationId),
+  })
+}
+
+/**
  * `{slug}.PREVIEW_DOMAIN`: the app's dev server, only for members of its organization who came
  * through the /auth/devbox hand-off (a single-use token exchanged here for an HttpOnly cookie).
  */
 export function createPreviewHost(options: PreviewHostOptions) {
   const { db, origins, devboxes } = options
   const bySlug = new TtlCache<ApplicationRef | null>(5000, 10_000)
+  const gaps = createPreviewGaps()
 
   const findApplication = (slug: string) =>
     bySlug.getOrLoad(slug, async () => (await findApplicationBySlug(db, slug)) ?? null)
@@ -145,24 +182,13 @@ export function createPreviewHost(options: PreviewHostOptions) {
       const application = await authorize(request, slug)
       if (!application) return refuseUnauthorized(request, response, urlOf(), origins.product)
       const reporting = options.errorReporting
-      if (sproutPath && (await handleReporterRequest(request, response, application.id, reporting)))
-        return
-      const wantsPage = (request.headers.accept ?? '').includes('text/html')
-      const target = await devboxes.previewTarget(
-        application.id,
-        wantsPage ? pageWaitMs : otherWaitMs,
+      const fromGap = (query: URLSearchParams) => gaps.covers(application.id, servedAtOf(query))
+      if (
+        sproutPath &&
+        (await handleReporterRequest(request, response, application.id, reporting, fromGap))
       )
-      if (!target) {
-        return sendHostPage(response, 503, {
-          title: 'Starting preview…',
-          message: 'The dev server is starting. This page reloads by itself.',
-          refreshSeconds: 1,
-        })
-      }
-      const dsn = wantsPage ? await reporting?.dsnFor(application.id) : undefined
-      proxyHttp(request, response, target, {
-        injectIntoPages: dsn ? reporterScriptTag({ dsn, environment: 'preview' }) : undefined,
-      })
+        return
+      return serveDevServer(request, response, application.id, { ...options, gaps })
     },
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {

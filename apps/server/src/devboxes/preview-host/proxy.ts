@@ -120,6 +120,8 @@ export type ProxyHttpOptions = {
   unavailable?: { contentType: string; body: string }
   /** Added after `<head>` of every 200 HTML page answered to a GET: the error reporter's tag. */
   injectIntoPages?: string
+  /** The target did not answer, and the proxy answered 502 itself. */
+  onUnavailable?: () => void
 }
 
 const devServerUnavailable = {
@@ -173,6 +175,7 @@ export function proxyHttp(
   upstream.on('error', () => {
     if (refused) return
     if (!response.headersSent) {
+      options.onUnavailable?.()
       const unavailable = options.unavailable ?? devServerUnavailable
       response.writeHead(502, { 'content-type': unavailable.contentType })
       response.end(unavailable.body)

@@ -17,11 +17,16 @@ const transportBufferSize = 64
 
 const script = document.currentScript as HTMLScriptElement | null
 const dsn = script?.dataset.dsn
+// A preview page says when it was served: reports of a page that Sprout's own failure broke
+// (its dev server restarting) are not the app's (docs/product/error-monitoring.md).
+const served = script?.dataset.served
 
 if (dsn) {
   init({
     dsn,
-    tunnel: '/__sprout/envelope',
+    tunnel: served
+      ? `/__sprout/envelope?served=${encodeURIComponent(served)}`
+      : '/__sprout/envelope',
     environment: script?.dataset.environment ?? 'production',
     release: script?.dataset.release || undefined,
     maxBreadcrumbs,

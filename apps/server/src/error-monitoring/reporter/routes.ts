@@ -14,6 +14,8 @@ export async function handleReporterRequest(
   response: ServerResponse,
   applicationId: string | undefined,
   reporting: ErrorReporting | undefined,
+  /** An envelope (by its query) that reports Sprout's own failure: answered, not recorded. */
+  fromSproutGap?: (query: URLSearchParams) => boolean,
 ): Promise<boolean> {
   const url = new URL(request.url ?? '/', 'http://host')
   if (url.pathname === reporterPath && request.method === 'GET') {
@@ -35,6 +37,13 @@ export async function handleReporterRequest(
   if (request.method !== 'POST' || !applicationId || !reporting) {
     response.writeHead(request.method === 'POST' ? 404 : 405, { 'content-type': 'text/plain' })
     response.end(request.method === 'POST' ? 'No error project here' : 'Use POST')
+    return true
+  }
+  if (fromSproutGap?.(url.searchParams)) {
+    // The SDK is answered as if stored, so it neither retries nor backs off.
+    request.resume()
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    response.end('{}')
     return true
   }
   const body = await readBody(request, reporting.maxBodyBytes)

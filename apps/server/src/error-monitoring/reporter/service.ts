@@ -20,9 +20,18 @@ export function reporterScriptTag(input: {
   dsn: string
   environment: 'preview' | 'production'
   release?: string
+  /** When the page was served (ms): its reports name it (preview-gaps.ts). */
+  servedAt?: number
 }): string {
   const release = input.release ? ` data-release="${escapeAttribute(input.release)}"` : ''
-  return `<script src="${reporterPath}" data-dsn="${escapeAttribute(input.dsn)}" data-environment="${input.environment}"${release}></script>`
+  const served = input.servedAt === undefined ? '' : ` data-served="${Math.floor(input.servedAt)}"`
+  return `<script src="${reporterPath}" data-dsn="${escapeAttribute(input.dsn)}" data-environment="${input.environment}"${release}${served}></script>`
+}
+
+/** The `served` time a preview page's reporter sends its envelopes with, if any. */
+export function servedAtOf(query: URLSearchParams): number | undefined {
+  const served = Number(query.get('served') ?? Number.NaN)
+  return Number.isSafeInteger(served) && served > 0 ? served : undefined
 }
 
 /**

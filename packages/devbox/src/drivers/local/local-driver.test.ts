@@ -111,6 +111,18 @@ describe('local driver with the vite-react template', () => {
     expect(await answersHttp(box.devServer.target())).toBe(true)
   }, 40_000)
 
+  it('offers no target while its dev server stops, so no request reaches the dying server', async () => {
+    expect(box.devServer.target()).toBeDefined()
+    const stopping = box.devServer.stop()
+    // A restore of the preview's data stops the server: the preview waits for the next start
+    // rather than answer 502 from a server on its way out.
+    expect(box.devServer.target()).toBeUndefined()
+    await stopping
+    expect(box.devServer.target()).toBeUndefined()
+    await box.devServer.start()
+    expect(await answersHttp(box.devServer.target())).toBe(true)
+  }, 40_000)
+
   it('reopens a box after a server restart with its workspace intact', async () => {
     const oldTarget = box.devServer.target()
     const oldGroupId = box.devServer.processGroupId() ?? 0

@@ -21,8 +21,10 @@ export function createDevServer(input: DevServerInput): DevServer {
     stop: () => stopDevServer(state),
     setEnvironment: (env) => setDevServerEnvironment(state, env),
     status: () => state.status,
+    // Not while a stop is under way: the dying server would answer the preview with 502s (a
+    // restore of the preview's data stops it); the preview waits for the next start instead.
     target: () =>
-      state.status === 'running' && state.port !== undefined
+      state.status === 'running' && state.wanted === 'running' && state.port !== undefined
         ? state.sandbox.devServerTarget(state.port)
         : undefined,
     restarts: () => state.restarts,
