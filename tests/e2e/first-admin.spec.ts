@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { AdminPage } from './pages/admin-page.ts'
 import { HomePage } from './pages/home-page.ts'
+import { Navbar } from './pages/navbar.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { ownServer } from './support/own-server.ts'
 import { newUser } from './support/users.ts'
@@ -72,6 +73,8 @@ test('the first sign-up is not admin, the setup link makes one, and closed sign-
   await stranger.goto('/signin')
   await expect(stranger.getByRole('heading', { name: 'Sign in to Sprout' })).toBeVisible()
   await expect(stranger.getByRole('main').getByRole('link', { name: 'Sign up' })).toHaveCount(0)
+  // Issue 28: the navbar offered 'Sign up' too, leading to a form that refuses.
+  await expect(new Navbar(stranger).signUpButton).toHaveCount(0)
 
   // An invited address still gets in.
   const guest = newUser('Guest')

@@ -89,11 +89,13 @@ test('personal mode is remembered per user across reloads', async ({ page }) => 
     [personalFlag(secondId)]: 'true',
   })
 
-  // Without the flag (and no active organization) the user has to choose again.
+  // Without the flag (and no active organization), a user whose only organization is Personal
+  // is not asked: Personal is chosen, and remembered, again.
   await page.evaluate((key) => localStorage.removeItem(key), personalFlag(secondId))
   await page.reload()
-  await expectPath(page, '/organizations')
-  await expect(new OrganizationsPage(page).chooseNotice).toBeVisible()
+  await expect(new HomePage(page).heading).toBeVisible()
+  await expect(navbar.currentOrganization).toHaveText('Personal')
+  expect((await flags())[personalFlag(secondId)]).toBe('true')
 
   // The first user's choice was kept for them.
   await navbar.signOut()

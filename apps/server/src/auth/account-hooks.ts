@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { schema } from '@sprout/db/schema.ts'
 import { APIError, type BetterAuthOptions } from 'better-auth'
+import { createAuthMiddleware } from 'better-auth/api'
 import type { Config } from '../config/config.ts'
 import type { SetupLink } from './setup-link.ts'
 import type { SignUpRulesService } from './sign-up-rules.ts'
@@ -9,29 +10,58 @@ import type { SignUpRulesService } from './sign-up-rules.ts'
 /** The header the /setup page signs up with, so the sign-up rules let the first admin in. */
 export const setupCodeHeader = 'x-sprout-setup-code'
 
-/** What happens as an account is made: who may, who is admin, and its personal organization. */
-export function accountHooks(options: {
+type AccountHookOptions = {
   config: Pick<Config, 'adminEmails'>
   db: Database
   signUpRules: Pick<SignUpRulesService, 'refusal'>
-  setupLink: Pick<SetupLink, 'isValid'>
-}): NonNullable<BetterAuthOptions['databaseHooks']> {
-  const { config, db, signUpRules, setupLink } = options
+  setupLink: Pick<SetupLink, 'isValid' | 'claim'>
+}
+
+const setupCodeOf = (headers: Headers | undefined) => headers?.get(setupCodeHeader) ?? ''
+
+/** Throws the sign-up rule's refusal (docs/product/auth.md "Sign-up rules") for `email`. */
+function signUpGate({ signUpRules, setupLink }: AccountHookOptions) {
+  return async (email: string, headers: Headers | undefined) => {
+    const setupCode = setupCodeOf(headers)
+    const viaSetupLink = setupCode !== '' && (await setupLink.isValid(setupCode))
+    const refusal = await signUpRules.refusal(email, viaSetupLink)
+    if (refusal) throw new APIError('FORBIDDEN', { message: refusal, code: 'SIGN_UP_REFUSED' })
+  }
+}
+
+/**
+ * The rules again before a password sign-up: with REQUIRE_EMAIL_VERIFICATION better-auth answers
+ * a 403 of the user-create hook with a made-up success (it hides which addresses have accounts),
+ * and the rules decide on the address alone, so refusing first tells nobody anything.
+ */
+export function signUpRequestHooks(options: AccountHookOptions): BetterAuthOptions['hooks'] {
+  const refuse = signUpGate(options)
+  return {
+    before: createAuthMiddleware(async (context) => {
+      if (context.path !== '/sign-up/email') return
+      const email = (context.body as { email?: unknown } | undefined)?.email
+      if (typeof email === 'string') await refuse(email, context.headers)
+    }),
+  }
+}
+
+/** What happens as an account is made: who may, who is admin, and its personal organization. */
+export function accountHooks(
+  options: AccountHookOptions,
+): NonNullable<BetterAuthOptions['databaseHooks']> {
+  const { config, db, setupLink } = options
+  const refuse = signUpGate(options)
   return {
     user: {
       create: {
         // docs/product/auth.md "Sign-up rules" and "The first admin": an account is an
-        // admin only when ADMIN_EMAILS lists it (or later, through the setup link).
+        // admin when ADMIN_EMAILS lists it, or when it is made or claimed through the setup link.
         before: async (user, context) => {
-          const setupCode = context?.headers?.get(setupCodeHeader) ?? ''
-          const viaSetupLink = setupCode !== '' && (await setupLink.isValid(setupCode))
-          const refusal = await signUpRules.refusal(user.email, viaSetupLink)
-          if (refusal)
-            throw new APIError('FORBIDDEN', { message: refusal, code: 'SIGN_UP_REFUSED' })
+          await refuse(user.email, context?.headers)
           const isListed = config.adminEmails.includes(user.email.toLowerCase())
           return { data: { ...user, role: isListed ? 'admin' : 'user' } }
         },
-        after: async (user) => {
+        after: async (user, context) => {
           const organizationId = randomUUID()
           await db.transaction(async (transaction) => {
             await transaction.insert(schema.organization).values({
@@ -49,6 +79,11 @@ export function accountHooks(options: {
               createdAt: new Date(),
             })
           })
+          // Claimed at sign-up, not by a later call: with REQUIRE_EMAIL_VERIFICATION the new
+          // account has no session until its mailed link is opened. Of two sign-ups with one
+          // link, the claim lets one win; the other stays an ordinary account.
+          const setupCode = setupCodeOf(context?.headers)
+          if (setupCode !== '') await setupLink.claim(user.id, setupCode)
         },
       },
     },

@@ -11,7 +11,7 @@ import type { Config } from '../config/config.ts'
 import { loopbackAliases } from '../http/origins.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { invitationMail } from '../mail/messages.ts'
-import { accountHooks } from './account-hooks.ts'
+import { accountHooks, signUpRequestHooks } from './account-hooks.ts'
 import { bannedUserMessage } from './banned-sign-in.ts'
 import { mailFlows } from './mail-flows.ts'
 import type { SetupLink } from './setup-link.ts'
@@ -27,7 +27,7 @@ export type AuthOptions = {
   secret: string
   mailer: Pick<Mailer, 'configured' | 'enqueue'>
   signUpRules: Pick<SignUpRulesService, 'refusal'>
-  setupLink: Pick<SetupLink, 'isValid'>
+  setupLink: Pick<SetupLink, 'isValid' | 'claim'>
 }
 
 /**
@@ -76,6 +76,7 @@ export function createAuth({ config, db, secret, mailer, signUpRules, setupLink 
       database: { generateId: () => randomUUID() },
     },
     databaseHooks: accountHooks({ config, db, signUpRules, setupLink }),
+    hooks: signUpRequestHooks({ config, db, signUpRules, setupLink }),
     plugins: [
       organization({
         allowUserToCreateOrganization: true,

@@ -1,8 +1,9 @@
 import { schema } from '@sprout/db/schema.ts'
 import { desc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { useTestApp, withTestApp } from '../testing/use-app-harness.ts'
+import { useTestApp } from '../testing/use-app-harness.ts'
 import { authRefusalTexts } from './auth-refusals.ts'
+import { signUpRefusals } from './sign-up-rules.ts'
 
 // docs/product/auth.md "Email verification" and "Invitations by mail". Mail is read from the
 // outbox; its worker is tested in mail/ against a real SMTP server.
@@ -102,11 +103,40 @@ describe('email verification', () => {
   })
 })
 
+// Issue 28: better-auth answered the rule's 403 with a made-up 'we sent a link' success.
+describe('email verification with sign-up open to listed domains', () => {
+  const setup = useTestApp({
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    REQUIRE_EMAIL_VERIFICATION: 'true',
+    SIGNUP_DOMAINS: 'example.org',
+  })
+
+  it("refuses another domain with the rule's text, as without verification", async () => {
+    const { harness } = setup
+    const signUp = (email: string) =>
+      harness.request('/api/auth/sign-up/email', {
+        method: 'POST',
+        body: JSON.stringify({ email, password: 'correct-horse-battery', name: 'Gail' }),
+      })
+    const refused = await signUp('gail@gmail.com')
+    expect(refused.status).toBe(403)
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      signUpRefusals.domain(['example.org']),
+    )
+    const accepted = await signUp('gail@example.org')
+    expect(accepted.status).toBe(200)
+    const recipients = await harness.database.db
+      .select({ recipient: schema.mailOutbox.recipient })
+      .from(schema.mailOutbox)
+    expect(recipients).toEqual([{ recipient: 'gail@example.org' }])
+  })
+})
+
 describe('email verification without mail', () => {
+  const setup = useTestApp({ REQUIRE_EMAIL_VERIFICATION: 'true' })
+
   it('is not required: nobody could confirm an address', async () => {
-    await withTestApp({ REQUIRE_EMAIL_VERIFICATION: 'true' }, async (harness) => {
-      const user = await harness.signUp()
-      expect(user.cookie).toContain('session_token=')
-    })
+    const user = await setup.harness.signUp()
+    expect(user.cookie).toContain('session_token=')
   })
 })

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import { schema } from '@sprout/db/schema.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestUser } from '../testing/app-harness.ts'
 import { useOrganizationHarness } from '../testing/organization-harness.ts'
@@ -44,6 +46,51 @@ describe('organizations', () => {
     }
     expect(await personal(setup.owner)).not.toBe(await personal(member))
     expect(await personal(setup.owner)).not.toBe(setup.organizationId)
+  })
+
+  // Issue 28: a link to an app's builder opens in the organization that owns it.
+  it('names the organization of an application or exploration to its members, and 404 to others', async () => {
+    const { db } = setup.harness.database
+    const applicationId = randomUUID()
+    await db.insert(schema.applications).values({
+      id: applicationId,
+      organizationId: setup.organizationId,
+      name: 'Linked',
+      slug: `linked-${applicationId.slice(0, 8)}`,
+      initialPrompt: 'A link',
+      model: 'demo',
+    })
+    const personalOf = async (user: TestUser) => {
+      const response = await setup.harness.request('/api/organizations?is_personal=true', { user })
+      return ((await response.json()) as { id: string }).id
+    }
+    const explorationId = randomUUID()
+    await db.insert(schema.conversations).values({
+      id: explorationId,
+      organizationId: await personalOf(member),
+      kind: 'exploration',
+      title: 'Explored',
+      activeModel: 'demo',
+    })
+    const lookup = (query: string, user: TestUser) =>
+      setup.harness.request(`/api/organizations?${query}`, { user })
+
+    for (const user of [setup.owner, member]) {
+      const found = await lookup(`application_id=${applicationId}`, user)
+      expect(await found.json()).toEqual({ id: setup.organizationId, isPersonal: false })
+    }
+    const explored = await lookup(`exploration_id=${explorationId}`, member)
+    expect(await explored.json()).toEqual({ id: await personalOf(member), isPersonal: true })
+
+    for (const [query, user, error] of [
+      [`application_id=${applicationId}`, outsider, 'Application not found'],
+      [`application_id=${randomUUID()}`, setup.owner, 'Application not found'],
+      [`exploration_id=${explorationId}`, setup.owner, 'Exploration not found'],
+    ] as const) {
+      const refused = await lookup(query, user)
+      expect(refused.status, query).toBe(404)
+      expect(await refused.json()).toEqual({ error })
+    }
   })
 
   it('names the missing query parameter', async () => {

@@ -6,11 +6,13 @@ import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { badRequest } from '../http/app-error.ts'
 import { parseQuery } from '../http/parse-request.ts'
-import { findPersonalOrganization, lookupOrganization } from './service.ts'
+import { findOwningOrganization, findPersonalOrganization, lookupOrganization } from './service.ts'
 
 const lookupQuery = z.object({
   clerk_id: idText().optional(),
   is_personal: z.enum(['true', 'false']).optional(),
+  application_id: idText().optional(),
+  exploration_id: idText().optional(),
 })
 
 export function organizationRoutes(db: Database, memberships: MembershipCache) {
@@ -23,6 +25,14 @@ export function organizationRoutes(db: Database, memberships: MembershipCache) {
       const personal = await findPersonalOrganization(lookup)
       return context.json({ id: personal.id })
     }
-    throw badRequest('Missing query parameter "clerk_id" (or "is_personal=true")')
+    if (query.application_id || query.exploration_id) {
+      const owner = query.application_id
+        ? { kind: 'application' as const, id: query.application_id }
+        : { kind: 'exploration' as const, id: query.exploration_id ?? '' }
+      return context.json(await findOwningOrganization(lookup, owner))
+    }
+    throw badRequest(
+      'Missing query parameter "clerk_id" (or "is_personal=true", "application_id", "exploration_id")',
+    )
   })
 }

@@ -1,5 +1,7 @@
 import type { Database } from '@sprout/db/database.ts'
+import { applications } from '@sprout/db/schema/applications.ts'
 import { member, organization, user } from '@sprout/db/schema/auth.ts'
+import { conversations } from '@sprout/db/schema/conversations.ts'
 import { and, eq, sql } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { OrganizationContext } from '../http/app-env.ts'
@@ -89,6 +91,35 @@ export async function lookupOrganization(context: Context, externalOrganizationI
   const membership = await findMembership(context, externalOrganizationId)
   if (!membership) throw notFound('Organization not found')
   return { id: membership.id }
+}
+
+/**
+ * The organization an application or exploration belongs to, for a member of it: a link to one
+ * opens in its organization (docs/product/organizations.md "Organization context"). Anybody else
+ * gets the same 404 as for an unknown id.
+ */
+export async function findOwningOrganization(
+  context: Context,
+  owned: { kind: 'application' | 'exploration'; id: string },
+): Promise<{ id: string; isPersonal: boolean }> {
+  const rows =
+    owned.kind === 'application'
+      ? await context.db
+          .select({ organizationId: applications.organizationId })
+          .from(applications)
+          .where(eq(applications.id, owned.id))
+          .limit(1)
+      : await context.db
+          .select({ organizationId: conversations.organizationId })
+          .from(conversations)
+          .where(and(eq(conversations.id, owned.id), eq(conversations.kind, 'exploration')))
+          .limit(1)
+  const organizationId = rows[0]?.organizationId
+  const membership = organizationId ? await findMembership(context, organizationId) : undefined
+  if (!membership) {
+    throw notFound(owned.kind === 'application' ? 'Application not found' : 'Exploration not found')
+  }
+  return { id: membership.id, isPersonal: membership.isPersonal }
 }
 
 /**

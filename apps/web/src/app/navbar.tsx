@@ -4,12 +4,16 @@ import { SproutLogo } from '../components/sprout-logo.tsx'
 import { buttonClasses } from '../components/ui/button.tsx'
 import { useApplicationName } from '../hooks/use-application-name.ts'
 import { sessionQueryOptions } from '../lib/session-query.ts'
+import { useSignInOptions } from '../lib/sign-in-options-query.ts'
 import { UserButton } from './user-button.tsx'
 
 export function Navbar() {
   const session = useQuery(sessionQueryOptions)
   const applicationName = useApplicationName()
   const pathname = useRouterState({ select: (state) => state.location.pathname })
+  // docs/product/auth.md "Sign-up rules": no way to a form that would refuse everybody.
+  const signInOptions = useSignInOptions({ enabled: pathname === '/signin' && !session.data })
+  const signUpOpen = signInOptions.data !== undefined && signInOptions.data.signUp !== 'closed'
 
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200/80 bg-white/80 backdrop-blur">
@@ -38,9 +42,11 @@ export function Navbar() {
           {session.data ? (
             <UserButton session={session.data} />
           ) : session.isPending ? null : pathname === '/signin' ? (
-            <Link to="/signup" className={buttonClasses('primary', 'sm')}>
-              Sign up
-            </Link>
+            signUpOpen && (
+              <Link to="/signup" className={buttonClasses('primary', 'sm')}>
+                Sign up
+              </Link>
+            )
           ) : (
             <Link to="/signin" className={buttonClasses('secondary', 'sm')}>
               Sign in

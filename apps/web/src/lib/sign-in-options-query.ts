@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from './api-client.ts'
 
 /** What the sign-in screens offer: sign-up rules, mail, single sign-on (docs/product/auth.md). */
-export function useSignInOptions() {
+export function useSignInOptions({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
+    enabled,
     queryKey: ['sign-in-options'],
     queryFn: () => apiRequest<SignInOptions>('/api/sign-in-options', { organizationId: null }),
     staleTime: 60_000,

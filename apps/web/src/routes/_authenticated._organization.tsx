@@ -8,20 +8,29 @@ import {
   readOrganizationSelection,
 } from '../features/organizations/organization-selection.ts'
 import { SettingUpAccount } from '../features/organizations/setting-up-account.tsx'
+import { linkedItemOf, settleOrganization } from '../features/organizations/settle-organization.ts'
 import { useOrganizationSelection } from '../features/organizations/use-organization-selection.ts'
 import { setCurrentOrganizationId } from '../lib/current-organization.ts'
+import type { Session } from '../lib/session-query.ts'
 
 type ChosenSelection = Exclude<OrganizationSelection, { kind: 'unselected' }>
 
 /**
  * Routes that act inside an organization (docs/product/organizations.md "Needs an organization"). A
- * user who has not chosen one yet goes to /organizations; while it resolves, 'Setting up your
- * account...' shows.
+ * link to an app or exploration opens in its organization; a user with several organizations who
+ * has not chosen one yet goes to /organizations; while it resolves, 'Setting up your account...'
+ * shows.
  */
 export const Route = createFileRoute('/_authenticated/_organization')({
-  beforeLoad: async ({ context, location }) => {
-    const selection = readOrganizationSelection(context.session)
-    if (selection.kind === 'unselected') {
+  beforeLoad: async ({ context, location, matches, preload }): Promise<{ session: Session }> => {
+    // Hovering a link preloads it: only following it may switch organizations.
+    const session = preload
+      ? context.session
+      : await settleOrganization(context.queryClient, context.session, linkedItemOf(matches)).catch(
+          () => undefined,
+        )
+    const selection = session ? readOrganizationSelection(session) : undefined
+    if (!session || !selection || selection.kind === 'unselected') {
       throw redirect({
         to: '/organizations',
         search: { redirect: location.href === '/' ? undefined : location.href },
@@ -30,12 +39,13 @@ export const Route = createFileRoute('/_authenticated/_organization')({
     // Resolving here lets loaders below already send the Organization-ID header.
     try {
       const organization = await context.queryClient.ensureQueryData(
-        resolvedOrganizationQueryOptions(selection, context.session.user.id),
+        resolvedOrganizationQueryOptions(selection, session.user.id),
       )
       setCurrentOrganizationId(organization.organizationId)
     } catch {
       // The layout shows the error with a way to retry.
     }
+    return { session }
   },
   pendingComponent: SettingUpAccount,
   pendingMs: 200,

@@ -43,6 +43,7 @@ function SignUpPage() {
       <SingleSignOnButton redirectTo={redirectTo} />
       {!options.data?.ssoOnly && (
         <SignUpForm
+          verifiedPath={redirectTo}
           onSignedUp={async (session) => {
             // A new account starts in its personal organization instead of the chooser.
             setSelectedPersonal(session.user.id, true)

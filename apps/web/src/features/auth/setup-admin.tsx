@@ -32,12 +32,15 @@ export function SetupAdmin({
       }),
   })
   const session = useQuery(sessionQueryOptions)
+  const openAdmin = async (admin: Session) => {
+    onClaimed(admin)
+    await queryClient.invalidateQueries({ queryKey: ['admin-status'] })
+    await router.navigate({ to: '/admin' })
+  }
   const claim = useMutation({
     mutationFn: async (current: Session) => {
       await apiRequest('/api/setup', { method: 'POST', body: { code }, organizationId: null })
-      onClaimed(current)
-      await queryClient.invalidateQueries({ queryKey: ['admin-status'] })
-      await router.navigate({ to: '/admin' })
+      await openAdmin(current)
     },
   })
 
@@ -61,14 +64,7 @@ export function SetupAdmin({
       </div>
     )
   }
-  return (
-    <>
-      {claim.error && (
-        <div className="mb-4">
-          <Alert>{claim.error.message}</Alert>
-        </div>
-      )}
-      <SignUpForm setupCode={code} onSignedUp={async (signedUp) => claim.mutateAsync(signedUp)} />
-    </>
-  )
+  // Signing up with the code makes the account the admin on the server, before any session:
+  // with email verification the mailed link signs it in later and opens /admin.
+  return <SignUpForm setupCode={code} verifiedPath="/admin" onSignedUp={openAdmin} />
 }

@@ -13,9 +13,11 @@ type SignUpFormProps = {
   onSignedUp: (session: Session) => Promise<void>
   /** The setup link's code (/setup): lets the first admin in whatever the sign-up rules. */
   setupCode?: string
+  /** Where the mailed confirmation link opens, signed in (REQUIRE_EMAIL_VERIFICATION). */
+  verifiedPath?: string
 }
 
-export function SignUpForm({ onSignedUp, setupCode }: SignUpFormProps) {
+export function SignUpForm({ onSignedUp, setupCode, verifiedPath }: SignUpFormProps) {
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -27,6 +29,7 @@ export function SignUpForm({ onSignedUp, setupCode }: SignUpFormProps) {
           name: name.trim() || trimmedEmail.split('@')[0] || trimmedEmail,
           email: trimmedEmail,
           password,
+          callbackURL: verifiedPath,
         },
         setupCode ? { headers: { [setupCodeHeader]: setupCode } } : undefined,
       ),
