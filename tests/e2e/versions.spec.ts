@@ -131,7 +131,7 @@ test('a restore while the agent runs is refused with the reason, and changes not
   await expect(chat.interruptButton).toBeHidden(agentWork)
 })
 
-// Issue 28: a diff opens wide (over the chat; on a phone over the Preview tab), closes with its
+// Issue 28: a diff opens wide (in the chat's place; on a phone the Preview tab's), closes with its
 // 'Close' or Escape, leaves the Code tab whole beside it, and passes axe at 1280 and on a phone.
 test('History: a wide diff that closes from the Code tab and with Escape, on a laptop and a phone', async ({
   page,
@@ -178,8 +178,10 @@ test('History: a wide diff that closes from the Code tab and with Escape, on a l
   // Escape closes a diff: back to the chat when its link opened it, else back to the list.
   await filesChanged.click()
   await expect(history.versionHeading).toBeVisible()
+  await expect(chat.input).toBeHidden()
   await page.keyboard.press('Escape')
   await expect(history.region).toBeHidden()
+  await expect(chat.input).toBeVisible()
   await code.previewTab.click()
   await history.openButton.click()
   await history.row(firstPrompt).click()
@@ -190,8 +192,8 @@ test('History: a wide diff that closes from the Code tab and with Escape, on a l
   await axe('laptop, list')
   await history.closeButton.click()
 
-  // On a phone History lies over the Preview tab, whole and on top of the toolbar; the Code tab
-  // stays usable meanwhile.
+  // On a phone History takes the Preview tab's place, toolbar included; the Code tab stays usable
+  // meanwhile.
   await page.setViewportSize({ width: 390, height: 844 })
   await builder.previewTab.click()
   await history.openButton.click()

@@ -45,8 +45,8 @@ const rightViews: readonly PaneTab<RightView>[] = [
 
 /**
  * docs/product/builder.md: one full-height row under the navbar — the chat workspace (conversation
- * list and chat) on the left and in the centre, the preview pane on the right; History lies over
- * the chat. On a phone the chat and the preview are tabs (docs/product/builder.md "Phones").
+ * list and chat) on the left and in the centre, the preview pane on the right; History takes the
+ * chat's place. On a phone the chat and the preview are tabs (docs/product/builder.md "Phones").
  */
 function BuilderPage() {
   const { id } = Route.useParams()
@@ -83,30 +83,31 @@ function BuilderPage() {
           selected={pane === 'chat'}
           className="relative flex min-h-0 min-w-0 flex-1"
         >
-          <ChatWorkspace
-            applicationId={data.id}
-            initialModel={data.model}
-            onRunFinished={() => {
-              setPreviewReloads((count) => count + 1)
-              // The agent may have resolved errors.
-              void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
-              history.refresh()
-            }}
-            renderRunFooter={history.renderRunFooter}
-            onRunningChange={setAgentRunning}
-            sendRef={sendToAgent}
-            renderModelPicker={(picker) => (
-              <ModelSelector
-                models={models.data ?? []}
-                value={picker.value}
-                onChange={picker.onChange}
-                disabled={!models.data}
-                align="start"
-                placement="above"
-              />
-            )}
-          />
-          {!isPhone && <HistoryLayer pane={history} onRestored={reloadPreview} />}
+          <HistoryLayer pane={history} onRestored={reloadPreview} covers={!isPhone}>
+            <ChatWorkspace
+              applicationId={data.id}
+              initialModel={data.model}
+              onRunFinished={() => {
+                setPreviewReloads((count) => count + 1)
+                // The agent may have resolved errors.
+                void queryClient.invalidateQueries({ queryKey: applicationErrorsQueryKey(data.id) })
+                history.refresh()
+              }}
+              renderRunFooter={history.renderRunFooter}
+              onRunningChange={setAgentRunning}
+              sendRef={sendToAgent}
+              renderModelPicker={(picker) => (
+                <ModelSelector
+                  models={models.data ?? []}
+                  value={picker.value}
+                  onChange={picker.onChange}
+                  disabled={!models.data}
+                  align="start"
+                  placement="above"
+                />
+              )}
+            />
+          </HistoryLayer>
         </PanePanel>
         <RightPane
           pane={pane}
@@ -173,7 +174,7 @@ type RightPaneProps = {
 
 /**
  * The builder's right pane: 'Preview' and 'Code' tabs (docs/product/versions.md "Code"). On a
- * phone the builder's tabs pick the view, and History lies over the Preview tab. The Code tab mounts
+ * phone the builder's tabs pick the view, and History takes the Preview tab's place. The Code tab mounts
  * when first shown and then stays (hidden), so its unsaved text lives on.
  */
 function RightPane({
@@ -216,13 +217,14 @@ function RightPane({
           tabbed={!isPhone}
           selected={view === 'preview'}
           className={classNames(
-            'relative flex min-h-0',
+            'flex min-h-0',
             isPhone && 'min-w-0 flex-1',
             isPhone && view === 'code' && 'hidden',
           )}
         >
-          {children}
-          {isPhone && <HistoryLayer pane={history} onRestored={onRestored} />}
+          <HistoryLayer pane={history} onRestored={onRestored} covers={isPhone}>
+            {children}
+          </HistoryLayer>
         </PanePanel>
         {codeShown.current && (
           <PanePanel
