@@ -1,5 +1,6 @@
 // The check of an app's dev box (docs/product/checks.md "The check"): each part against a real
 // box, its failures with their causes, a part that times out, an abort, and the routes.
+// Long file: one real box serves every part's cases, which share its set-up.
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import type { CheckPart, CheckReport } from '@sprout/protocol/api/checks.ts'
 import { describe, expect, it } from 'vitest'

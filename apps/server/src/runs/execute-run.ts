@@ -77,7 +77,7 @@ function checkpointRun(
 /**
  * Whether the app's code was left unchecked: its last check was stopped (Escape during it, a
  * server restart). Then a run is checked even if it changed no file, so the code a conversation's
- * last run leaves is always checked (docs/product/checks.md "When it runs").
+ * last run leaves is always checked (docs/product/checks.md "The check").
  */
 async function lastCheckStopped(environment: RunEnvironment, applicationId: string) {
   // A check under way (the previous run's) ends first: its result decides.

@@ -37,7 +37,7 @@ export async function checkGitTarget(rawUrl: string, allowedHosts: string[]): Pr
   return { url, hostname, port, address }
 }
 
-// docs/product/error-texts.md "Download and Push to Git", word for word.
+// docs/product/error-texts.md "Versions" (Download and Push to Git), word for word.
 export const GIT_SSH_URL =
   "Sprout pushes over HTTPS, not SSH: enter the repository's HTTPS address, like https://github.com/you/app.git"
 export const GIT_NOT_HTTPS_URL =

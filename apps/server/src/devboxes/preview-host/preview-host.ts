@@ -3,12 +3,13 @@ import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
+import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
 import {
   createPreviewGaps,
   type PreviewGaps,
-} from '../../error-monitoring/reporter/preview-gaps.ts'
-import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
-import { reporterScriptTag, servedAtOf } from '../../error-monitoring/reporter/service.ts'
+  reporterScriptTag,
+  servedAtOf,
+} from '../../error-monitoring/reporter/service.ts'
 import type { ErrorReporting } from '../../error-monitoring/service.ts'
 import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'

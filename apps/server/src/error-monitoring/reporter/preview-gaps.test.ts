@@ -27,7 +27,7 @@ const appSource = `export function App() {
 type Group = { representative_message: string }
 
 /**
- * docs/product/error-monitoring.md "Sprout's own gaps": a preview page that Sprout's own failure
+ * docs/product/error-monitoring.md "Reporters" (Sprout's own gaps): a preview page that Sprout's own failure
  * broke (its dev server not running, the preview host answering 503 for it) reports nothing as
  * the app's; pages served after it report as usual.
  */

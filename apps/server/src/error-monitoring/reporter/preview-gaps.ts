@@ -1,5 +1,5 @@
 /**
- * docs/product/error-monitoring.md "Sprout's own gaps": when the preview host answers for an
+ * docs/product/error-monitoring.md "Reporters" (Sprout's own gaps): when the preview host answers for an
  * app's dev server itself (502: it did not answer; 503: it is not running), a page of the preview
  * fails through no fault of the app — a module that does not load, a fetch that fails. What such a
  * page reports soon after is Sprout's failure, not the app's, and is not recorded.

@@ -2,6 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip, inflate } from 'node:zlib'
 
+// The preview host marks its own failures here; the reporter's routes read them.
+export { createPreviewGaps, type PreviewGaps } from './preview-gaps.ts'
+
 export const reporterPath = '/__sprout/reporter.js'
 export const envelopePath = '/__sprout/envelope'
 

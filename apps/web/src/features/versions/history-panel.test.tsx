@@ -1,3 +1,4 @@
+// Long file: the History panel's list, diff, restore and keyboard cases share one fake API.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
