@@ -46,10 +46,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['packages/devbox/src/testing/prepare-template-cache.ts'],
+    // The node projects run their files one after another in each worker without a new module
+    // registry per file (`isolate: false`): the server, PGlite's WebAssembly and the rest are
+    // imported once per worker, not once per suite (decision 029). The web's DOM stays isolated.
+
     projects: [
-      { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'] } },
-      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'] } },
-      { test: { name: 'security', include: ['tests/security/**/*.test.ts'] } },
+      { test: { name: 'packages', include: ['packages/**/src/**/*.test.ts'], isolate: false } },
+      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'], isolate: false } },
+      { test: { name: 'security', include: ['tests/security/**/*.test.ts'], isolate: false } },
       { test: { name: 'docs', include: ['tests/docs/**/*.test.ts'] } },
       { test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'] } },
       {
@@ -63,6 +67,7 @@ export default defineConfig({
         test: {
           name: 'server-pglite',
           include: serverInclude,
+          isolate: false,
           env: { SPROUT_TEST_DATABASE: 'pglite' },
         },
       },
@@ -72,6 +77,7 @@ export default defineConfig({
               test: {
                 name: 'server-postgres',
                 include: serverInclude,
+                isolate: false,
                 exclude: pgliteOnly,
                 env: { SPROUT_TEST_DATABASE: 'postgres', TEST_DATABASE_URL: postgresUrl },
               },

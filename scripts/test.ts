@@ -4,6 +4,8 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { timingReport } from './test-timing.ts'
+import type { SuiteTiming } from './vitest-timing-reporter.ts'
 
 const reportDir = '.tmp/test-reports'
 rmSync(reportDir, { recursive: true, force: true })
@@ -22,6 +24,7 @@ const steps: Step[] = [
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${reportDir}/vitest.json`,
+      '--reporter=./scripts/vitest-timing-reporter.ts',
     ],
   },
   { name: 'browser', command: ['npx', 'playwright', 'test'] },
@@ -40,7 +43,11 @@ for (const step of steps) {
   const started = Date.now()
   const result = spawnSync(step.command[0] ?? 'npx', step.command.slice(1), {
     stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: `${reportDir}/playwright.json` },
+    env: {
+      ...process.env,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: `${reportDir}/playwright.json`,
+      VITEST_TIMING_OUTPUT: `${reportDir}/vitest-timing.json`,
+    },
   })
   const seconds = ((Date.now() - started) / 1000).toFixed(1)
   if (result.status !== 0) failedSteps.push(step.name)
@@ -62,6 +69,11 @@ const passed =
   Number(playwrightStats.flaky ?? 0)
 const failed = Number(vitest?.numFailedTests ?? 0) + Number(playwrightStats.unexpected ?? 0)
 const skipped = Number(vitest?.numPendingTests ?? 0) + Number(playwrightStats.skipped ?? 0)
+
+const suiteTimings =
+  (readJson(`${reportDir}/vitest-timing.json`) as unknown as SuiteTiming[] | undefined) ?? []
+const timing = timingReport(suiteTimings, playwright)
+if (timing) console.log(timing)
 
 // CI shows only the end of the output: the failed tests are named again here, each with the
 // start of its message.

@@ -28,16 +28,16 @@ export function runDirectoryOf(stateDirectory: string): string {
   )
 }
 
-/** Whether this process has swept: the machine check and the driver both prepare at start. */
-let swept = false
+/** The run directories this process has swept for: the machine check and the driver both prepare. */
+const swept = new Set<string>()
 
 /** Makes the run directory, records its driver folder, and sweeps the orphaned ones once. */
 export function prepareRunDirectory(stateDirectory: string): string {
   const runDirectory = runDirectoryOf(stateDirectory)
   mkdirSync(runDirectory, { recursive: true, mode: 0o700 })
   writeFileSync(path.join(runDirectory, ownerFile), stateDirectory, { mode: 0o600 })
-  if (!swept) removeOrphanedRunDirectories(runDirectory)
-  swept = true
+  if (!swept.has(runDirectory)) removeOrphanedRunDirectories(runDirectory)
+  swept.add(runDirectory)
   return runDirectory
 }
 
