@@ -2,18 +2,18 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 /**
- * The serious and critical axe-core violations within `include` (a CSS selector), one readable
- * line each. The preview shows the user's own application, not Sprout's screens: left out.
+ * The serious and critical axe-core violations on the page, or within `include` (a CSS
+ * selector), one readable line each. The preview shows the user's own application, not Sprout's
+ * screens: left out.
  */
-export async function seriousViolationsIn(
+export async function seriousViolations(
   page: Page,
   screen: string,
-  include: string,
+  include?: string,
 ): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include(include)
-    .exclude('iframe[title="Application preview"]')
-    .analyze()
+  const builder = new AxeBuilder({ page })
+  if (include) builder.include(include)
+  const results = await builder.exclude('iframe[title="Application preview"]').analyze()
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
@@ -22,4 +22,9 @@ export async function seriousViolationsIn(
           .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`)
           .join(', ')}`,
     )
+}
+
+/** The serious and critical violations within `include` (a CSS selector). */
+export function seriousViolationsIn(page: Page, screen: string, include: string) {
+  return seriousViolations(page, screen, include)
 }

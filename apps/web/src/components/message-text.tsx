@@ -7,6 +7,7 @@ import { COMPACTION_NOTE_TEXT, prepareMessageText } from '@sprout/protocol/text/
 import { memo, type ReactNode, useMemo } from 'react'
 import { classNames } from '../lib/class-names.ts'
 import { HourglassIcon } from './ui/icons.tsx'
+import { ScrollBlock } from './ui/scroll-block.tsx'
 
 export type MessageVariant = 'user' | 'agent' | 'thinking'
 
@@ -84,9 +85,12 @@ function MarkdownBlock({
       return <div aria-hidden="true" className="h-3" />
     case 'code-block':
       return (
-        <pre className="my-1 overflow-x-auto rounded-lg bg-zinc-900 px-3 py-2 font-mono text-xs leading-5 text-zinc-100 not-italic">
+        <ScrollBlock
+          label={node.language ? `Code, ${node.language}` : 'Code'}
+          className="my-1 overflow-x-auto rounded-lg bg-zinc-900 px-3 py-2 font-mono text-xs leading-5 text-zinc-100 not-italic"
+        >
           <code data-language={node.language || undefined}>{node.text}</code>
-        </pre>
+        </ScrollBlock>
       )
     case 'secret-request':
       return renderSecretRequest ? (

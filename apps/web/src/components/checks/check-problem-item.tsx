@@ -3,6 +3,7 @@ import { problemPlace } from '@sprout/protocol/text/check-problems.ts'
 import { useId, useState } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 import { ChevronIcon } from '../ui/icons.tsx'
+import { ScrollBlock } from '../ui/scroll-block.tsx'
 import { useOpenCheckProblem } from './open-check-problem.ts'
 
 const rowClasses =
@@ -68,12 +69,13 @@ export function CheckProblemItem({ problem }: { problem: CheckProblem }) {
         {line}
       </button>
       {expanded && (
-        <pre
+        <ScrollBlock
           id={textId}
+          label={problem.message}
           className="mt-1 ml-5 max-h-64 overflow-auto rounded-md bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800"
         >
           {problem.text}
-        </pre>
+        </ScrollBlock>
       )}
     </li>
   )

@@ -2,6 +2,7 @@ import type { Block } from '@sprout/protocol/stream/blocks-state.ts'
 import { useId, useState } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 import { ChevronIcon } from '../ui/icons.tsx'
+import { ScrollBlock } from '../ui/scroll-block.tsx'
 
 export const REPAIR_MESSAGE_TOGGLE = 'Message sent'
 
@@ -30,12 +31,13 @@ export function RepairBlock({ block }: { block: Block }) {
         </button>
       </div>
       {expanded && (
-        <pre
+        <ScrollBlock
           id={messageId}
+          label={REPAIR_MESSAGE_TOGGLE}
           className="max-h-72 overflow-auto rounded-md bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap text-zinc-700"
         >
           {block.reasoningContent}
-        </pre>
+        </ScrollBlock>
       )}
     </div>
   )

@@ -116,7 +116,8 @@ export function ConversationList({
                     <span className="truncate text-sm text-zinc-800">
                       {conversation.title || 'Untitled Conversation'}
                     </span>
-                    <span className="text-xs text-zinc-500">
+                    {/* zinc-600: zinc-500 falls below 4.5:1 on the chosen row's zinc-100 */}
+                    <span className="text-xs text-zinc-600">
                       {formatConversationTime(
                         conversation.last_message_at ?? conversation.updated,
                         now,

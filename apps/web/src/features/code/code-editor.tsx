@@ -61,7 +61,9 @@ export function CodeEditor({
         EditorView.updateListener.of((update) => {
           if (update.docChanged) handlers.current.onChange(update.state.doc.toString())
         }),
-        EditorView.contentAttributes.of({ 'aria-label': `Code of ${filePath}` }),
+        // In the tab order, read-only too: a keyboard reaches the text and scrolls its
+        // scroller (axe "scrollable-region-focusable" does not count contenteditable).
+        EditorView.contentAttributes.of({ 'aria-label': `Code of ${filePath}`, tabindex: '0' }),
         EditorView.theme({ '&': { height: '100%' }, '.cm-scroller': { overflow: 'auto' } }),
       ],
     })

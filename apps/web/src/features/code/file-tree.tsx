@@ -1,6 +1,6 @@
 import type { FileTreeEntry } from '@sprout/protocol/api/versions.ts'
 import { useQuery } from '@tanstack/react-query'
-import { type KeyboardEvent, useState } from 'react'
+import { type KeyboardEvent, useId, useState } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 import { errorMessage } from '../../lib/error-message.ts'
 import { listFolder } from './code-api.ts'
@@ -160,51 +160,57 @@ function TreeEntry(
   const isFolder = entry.type === 'directory'
   const isOpen = isFolder && expanded.has(entry.path)
   const unsaved = props.unsavedPaths.has(entry.path)
+  const groupId = useId()
+  // A folder's entries follow its item, owned by it (aria-owns), not inside it: its name is
+  // then all its visible text (axe "label-content-name-mismatch").
   return (
-    <div
-      role="treeitem"
-      aria-label={entry.name}
-      aria-expanded={isFolder ? isOpen : undefined}
-      aria-selected={entry.path === selectedPath}
-      data-path={entry.path}
-      data-type={entry.type}
-      tabIndex={props.tabbable ? 0 : -1}
-      onFocus={(event) => {
-        if (event.target === event.currentTarget) props.onFocusPath(entry.path)
-      }}
-      onKeyDown={props.onKeyDown}
-      onClick={(event) => {
-        event.stopPropagation()
-        if (isFolder) props.onToggle(entry.path)
-        else props.onOpen(entry.path)
-      }}
-      className="outline-none [&:focus-visible>div]:ring-2 [&:focus-visible>div]:ring-inset [&:focus-visible>div]:ring-zinc-400"
-    >
+    <>
       <div
-        style={props.indent}
-        className={classNames(
-          'flex cursor-pointer items-center gap-1.5 truncate py-0.5 pr-2',
-          entry.path === selectedPath
-            ? 'bg-zinc-200 text-zinc-900'
-            : 'text-zinc-700 hover:bg-zinc-100',
-        )}
+        role="treeitem"
+        aria-label={entry.name}
+        aria-expanded={isFolder ? isOpen : undefined}
+        aria-owns={isOpen ? groupId : undefined}
+        aria-selected={entry.path === selectedPath}
+        data-path={entry.path}
+        data-type={entry.type}
+        tabIndex={props.tabbable ? 0 : -1}
+        onFocus={(event) => {
+          if (event.target === event.currentTarget) props.onFocusPath(entry.path)
+        }}
+        onKeyDown={props.onKeyDown}
+        onClick={(event) => {
+          event.stopPropagation()
+          if (isFolder) props.onToggle(entry.path)
+          else props.onOpen(entry.path)
+        }}
+        className="outline-none [&:focus-visible>div]:ring-2 [&:focus-visible>div]:ring-inset [&:focus-visible>div]:ring-zinc-400"
       >
-        <span aria-hidden="true" className="w-3 shrink-0 text-zinc-500">
-          {isFolder ? (isOpen ? '▾' : '▸') : ''}
-        </span>
-        <span className="truncate">{entry.name}</span>
-        {unsaved && (
-          <span className="text-zinc-500" title="Unsaved changes">
-            ●
+        <div
+          style={props.indent}
+          className={classNames(
+            'flex cursor-pointer items-center gap-1.5 truncate py-0.5 pr-2',
+            entry.path === selectedPath
+              ? 'bg-zinc-200 text-zinc-900'
+              : 'text-zinc-700 hover:bg-zinc-100',
+          )}
+        >
+          <span aria-hidden="true" className="w-3 shrink-0 text-zinc-500">
+            {isFolder ? (isOpen ? '▾' : '▸') : ''}
           </span>
-        )}
+          <span className="truncate">{entry.name}</span>
+          {unsaved && (
+            <span className="text-zinc-500" title="Unsaved changes">
+              ●
+            </span>
+          )}
+        </div>
       </div>
       {isOpen && (
         // biome-ignore lint/a11y/useSemanticElements: a tree's group of items (WAI-ARIA tree), not a form's fieldset.
-        <div role="group">
+        <div role="group" id={groupId}>
           <FolderEntries {...props} path={entry.path} depth={props.depth + 1} />
         </div>
       )}
-    </div>
+    </>
   )
 }

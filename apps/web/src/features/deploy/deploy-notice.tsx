@@ -1,6 +1,7 @@
 import { useLayoutEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { CrossIcon } from '../../components/ui/icons.tsx'
+import { ScrollBlock } from '../../components/ui/scroll-block.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { classNames } from '../../lib/class-names.ts'
 
@@ -62,9 +63,12 @@ export function DeployNotice({ kind, message, onClose }: DeployNoticeProps) {
           {headline}
         </p>
         {details.length > 0 && (
-          <pre className="mt-2 max-h-48 overflow-auto rounded-lg bg-zinc-950 p-3 font-mono text-[11px] leading-relaxed whitespace-pre-wrap text-zinc-100">
+          <ScrollBlock
+            label="Details"
+            className="mt-2 max-h-48 overflow-auto rounded-lg bg-zinc-950 p-3 font-mono text-[11px] leading-relaxed whitespace-pre-wrap text-zinc-100"
+          >
             {details.join('\n')}
-          </pre>
+          </ScrollBlock>
         )}
       </div>
       {onClose && (

@@ -15,7 +15,7 @@ const text = () => panel()?.textContent ?? ''
 const button = (name: string) => {
   const found = Array.from(panel()?.querySelectorAll('button') ?? []).find(
     (candidate) =>
-      candidate.textContent?.trim() === name || candidate.getAttribute('aria-label') === name,
+      candidate.textContent?.trim() === name || candidate.firstElementChild?.textContent === name,
   )
   if (!found) throw new Error(`No button ${name} in: ${text()}`)
   return found

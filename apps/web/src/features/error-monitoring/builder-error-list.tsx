@@ -4,6 +4,7 @@ import { formatErrorFixRequest } from '@sprout/protocol/text/error-fix-request.t
 import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
 import { type ReactNode, useEffect, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
+import { ScrollBlock } from '../../components/ui/scroll-block.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import { occurrenceCount } from './occurrence-count.ts'
 import { useApplicationErrors } from './use-application-errors.ts'
@@ -153,11 +154,11 @@ function CompactError({
   now: Date
   onSelect: (id: string) => void
 }) {
+  // Named by all it shows (axe's label-content-name-mismatch): the error, then its count and age.
   return (
     <button
       type="button"
       onClick={() => onSelect(group.id)}
-      aria-label={`${group.error_type}: ${group.representative_message}`}
       className="flex w-full min-w-0 flex-col rounded-md px-1.5 py-1 text-left hover:bg-red-50"
     >
       <span className="truncate font-medium text-red-700">
@@ -220,9 +221,12 @@ function ExpandedErrors({
         </p>
         {selected.last_url && <p className="truncate text-zinc-500">{selected.last_url}</p>}
         {selected.representative_stack.length > 0 && (
-          <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 px-2 py-1.5 font-mono text-[11px] leading-relaxed whitespace-pre-wrap break-all text-zinc-100">
+          <ScrollBlock
+            label="Stack trace"
+            className="max-h-60 overflow-auto rounded-md bg-zinc-950 px-2 py-1.5 font-mono text-[11px] leading-relaxed whitespace-pre-wrap break-all text-zinc-100"
+          >
             {selected.representative_stack.join('\n')}
-          </pre>
+          </ScrollBlock>
         )}
         <Button size="sm" onClick={() => onAskAgent(formatErrorFixRequest([selected]))}>
           Ask agent to fix this error

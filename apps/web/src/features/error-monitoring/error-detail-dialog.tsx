@@ -2,6 +2,7 @@ import type { ErrorGroup, ErrorGroupStatus } from '@sprout/protocol/api/error-mo
 import { Alert } from '../../components/ui/alert.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
+import { ScrollBlock } from '../../components/ui/scroll-block.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { ErrorStatusBadge } from './error-status-badge.tsx'
 import { occurrenceCount } from './occurrence-count.ts'
@@ -69,9 +70,12 @@ export function ErrorDetailDialog({
           {setStatus.isError && <Alert>{setStatus.error.message}</Alert>}
           <section aria-label="Stack trace">
             <h3 className="mb-1 text-xs font-medium text-zinc-600">Stack trace</h3>
-            <pre className="max-h-56 overflow-auto rounded-lg bg-zinc-950 px-3 py-2 font-mono text-[11px] leading-relaxed whitespace-pre text-zinc-100">
+            <ScrollBlock
+              label="Stack trace"
+              className="max-h-56 overflow-auto rounded-lg bg-zinc-950 px-3 py-2 font-mono text-[11px] leading-relaxed whitespace-pre text-zinc-100"
+            >
               {group.representative_stack.join('\n') || '(no stack)'}
-            </pre>
+            </ScrollBlock>
           </section>
           <section aria-label="Recent occurrences">
             <h3 className="mb-1 text-xs font-medium text-zinc-600">Recent occurrences</h3>

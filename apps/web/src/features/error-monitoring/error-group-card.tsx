@@ -3,7 +3,10 @@ import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
 import { ErrorStatusBadge } from './error-status-badge.tsx'
 import { occurrenceCount } from './occurrence-count.ts'
 
-/** One group on the Errors page; the whole card opens its details. */
+/**
+ * One group on the Errors page; the whole card opens its details, named by all it shows (axe's
+ * label-content-name-mismatch).
+ */
 export function ErrorGroupCard({
   group,
   now,
@@ -18,7 +21,6 @@ export function ErrorGroupCard({
       <button
         type="button"
         onClick={onOpen}
-        aria-label={`${group.error_type}: ${group.representative_message}`}
         className="flex w-full flex-col gap-2 rounded-2xl border border-zinc-200 bg-white p-4 text-left shadow-sm transition hover:border-zinc-300 hover:shadow-md"
       >
         <div className="flex flex-wrap items-center gap-2">

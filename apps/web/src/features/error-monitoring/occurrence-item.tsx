@@ -2,6 +2,7 @@ import type { ErrorInstance } from '@sprout/protocol/api/error-monitoring.ts'
 import { formatRelativeTime } from '@sprout/protocol/text/relative-time.ts'
 import { useState } from 'react'
 import { ChevronIcon } from '../../components/ui/icons.tsx'
+import { ScrollBlock } from '../../components/ui/scroll-block.tsx'
 import { classNames } from '../../lib/class-names.ts'
 
 const blockClasses =
@@ -39,7 +40,9 @@ function Section({ title, text }: { title: string; text: string }) {
   return (
     <section aria-label={title}>
       <h4 className="mb-1 font-medium text-zinc-600">{title}</h4>
-      <pre className={blockClasses}>{text}</pre>
+      <ScrollBlock label={title} className={blockClasses}>
+        {text}
+      </ScrollBlock>
     </section>
   )
 }

@@ -19,7 +19,7 @@ export function DefaultToolView({
     <div data-testid="default-tool-view" className="flex flex-col gap-2">
       <p className="font-mono text-xs font-semibold text-zinc-700">{toolName}</p>
       <OutputLabel>Input</OutputLabel>
-      <OutputBlock text={JSON.stringify(input ?? null, null, 2) ?? 'null'} />
+      <OutputBlock text={JSON.stringify(input ?? null, null, 2) ?? 'null'} label="Input" />
       {isError ? (
         <ToolError text={text} />
       ) : (

@@ -1,5 +1,6 @@
 import { diffLines } from '@sprout/protocol/tool-formats/line-diff.ts'
 import { Fragment, useMemo } from 'react'
+import { ScrollBlock } from '../../../components/ui/scroll-block.tsx'
 import { classNames } from '../../../lib/class-names.ts'
 import { OutputBlock } from './output-block.tsx'
 import { inputString, toolOutputText } from './tool-output-text.ts'
@@ -19,7 +20,9 @@ export function EditDiff({ input, output }: { input: unknown; output: unknown })
   const text = toolOutputText(output)
   return (
     <div className="flex flex-col gap-2">
-      <div
+      <ScrollBlock
+        as="div"
+        label="Changes"
         data-testid="edit-diff"
         className="overflow-x-auto rounded-lg border border-zinc-200 bg-white py-1 font-mono text-xs leading-5"
       >
@@ -40,7 +43,7 @@ export function EditDiff({ input, output }: { input: unknown; output: unknown })
             ))}
           </Fragment>
         ))}
-      </div>
+      </ScrollBlock>
       {text !== '' && <OutputBlock text={text} />}
     </div>
   )

@@ -1,4 +1,5 @@
 import { parseErrorReports } from '@sprout/protocol/tool-formats/error-reports.ts'
+import { ScrollBlock } from '../../../components/ui/scroll-block.tsx'
 import { classNames } from '../../../lib/class-names.ts'
 import { OutputBlock } from './output-block.tsx'
 import { inputString, toolOutputText } from './tool-output-text.ts'
@@ -19,9 +20,12 @@ export function ErrorReportsList({ output }: { output: unknown }) {
               .join(' · ')}
           </p>
           {report.stacktrace.length > 0 && (
-            <pre className="mt-1 overflow-x-auto font-mono text-[11px] text-zinc-600">
+            <ScrollBlock
+              label="Stack trace"
+              className="mt-1 overflow-x-auto font-mono text-[11px] text-zinc-600"
+            >
               {report.stacktrace.join('\n')}
-            </pre>
+            </ScrollBlock>
           )}
         </li>
       ))}

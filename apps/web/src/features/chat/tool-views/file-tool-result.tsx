@@ -18,7 +18,7 @@ export function FileToolResult({
       {content !== undefined && (
         <>
           <OutputLabel>Content</OutputLabel>
-          <OutputBlock text={content} />
+          <OutputBlock text={content} label="Content" />
         </>
       )}
       {content !== undefined && text !== '' && <OutputLabel>Output</OutputLabel>}

@@ -1,16 +1,26 @@
+import { ScrollBlock } from '../../../components/ui/scroll-block.tsx'
 import { classNames } from '../../../lib/class-names.ts'
 
-/** Monospaced tool output, scrollable when long. */
-export function OutputBlock({ text, className }: { text: string; className?: string }) {
+/** Monospaced tool output, scrollable when long (and then by a keyboard too). */
+export function OutputBlock({
+  text,
+  label = 'Output',
+  className,
+}: {
+  text: string
+  label?: string
+  className?: string
+}) {
   return (
-    <pre
+    <ScrollBlock
+      label={label}
       className={classNames(
         'max-h-80 overflow-auto rounded-lg bg-zinc-900 px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all text-zinc-100',
         className,
       )}
     >
       {text}
-    </pre>
+    </ScrollBlock>
   )
 }
 
