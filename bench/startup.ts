@@ -53,7 +53,7 @@ export async function benchStartup(options: BenchOptions = fullRun): Promise<Ben
       metrics: [
         metric('start to healthy, cold (PGlite created)', cold.readyMs, 'ms', 'lower', 'n=1'),
         metric(
-          'idle RSS after start (PGlite)',
+          'idle RSS at a steady state (PGlite)',
           idleRss,
           'MiB',
           'lower',
