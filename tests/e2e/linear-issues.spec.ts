@@ -4,6 +4,7 @@ import { ChatPanel } from './pages/chat-panel.ts'
 import { HomePage } from './pages/home-page.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
+import { testGate } from './support/test-gates.ts'
 import { newUser } from './support/users.ts'
 
 // Integration guide and app runtime token end to end (decision 019): the Demo model asks the Linear
@@ -21,15 +22,19 @@ test('the Demo model asks the Linear guide and the preview reaches sprout.intern
   const home = new HomePage(page)
   await home.heading.waitFor()
   await home.openCreateDialog()
+  // Held after its first step until the frame's first address is read: on a loaded machine the
+  // run could otherwise end, and reload the frame, before the test had seen the frame at all.
+  const gate = testGate()
   await home.createDialog.fill({
     name: 'Issues',
-    description: 'Build a page listing my Linear issues',
+    description: `Build a page listing my Linear issues ${gate.token}`,
   })
   await home.createDialog.createButton.click()
   await page.waitForURL(/\/applications\/[^/]+\/edit$/, { timeout: DEVBOX_READY_TIMEOUT + 30_000 })
   const builder = new BuilderPage(page)
   await expect(builder.iframe).toHaveAttribute('src', /.+/, agentWork)
   const frameBeforeRun = await builder.iframe.getAttribute('src')
+  await gate.release()
 
   const chat = new ChatPanel(page)
   const guide = chat.toolCall('Linear Integration Guide')

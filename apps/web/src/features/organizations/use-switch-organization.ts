@@ -20,8 +20,10 @@ export function useSwitchOrganization() {
       if (!session) throw new Error('Authentication required')
       await activateOrganization(session.user.id, target)
       await queryClient.resetQueries()
-      await router.invalidate()
+      // Away first: re-running the current route would read an app's builder as a link to its
+      // organization and switch straight back to it (docs/product/organizations.md "Organization context").
       await router.navigate({ href: redirectTo ?? '/' })
+      await router.invalidate()
     },
   })
 }
