@@ -111,3 +111,42 @@ function serveGit(root: string, request: IncomingMessage, response: ServerRespon
     response.end()
   })
 }
+
+/**
+ * A hostile git host for 'Push to Git' tests: it answers every request with a smart-HTTP
+ * advertisement whose `ERR` line echoes the Authorization header it got, raw and decoded, so git
+ * prints it in its error. Loopback only.
+ */
+export async function startEchoingGitServer() {
+  const seenAuthorizations: string[] = []
+  const server = createServer((request, response) => {
+    const authorization = request.headers.authorization ?? ''
+    seenAuthorizations.push(authorization)
+    const encoded = authorization.split(' ')[1] ?? ''
+    const decoded = Buffer.from(encoded, 'base64').toString('utf8')
+    const password = decoded.split(':').slice(1).join(':')
+    const echoed = [
+      `got ${authorization}`,
+      `decoded ${decoded}`,
+      `password ${password}`,
+      `url ${encodeURIComponent(password)}`,
+      `user ${Buffer.from(`user:${password}`).toString('base64')}`,
+      `bare ${Buffer.from(password).toString('base64url')}`,
+    ].join(' | ')
+    const line = (text: string) =>
+      `${(Buffer.byteLength(text) + 4).toString(16).padStart(4, '0')}${text}`
+    response.writeHead(200, {
+      'content-type': 'application/x-git-receive-pack-advertisement',
+      'cache-control': 'no-cache',
+    })
+    response.end(`${line('# service=git-receive-pack\n')}0000${line(`ERR ${echoed}\n`)}`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    host: `127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}/echo.git`,
+    seenAuthorizations,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

@@ -7,6 +7,8 @@ import type { PushResult } from '@sprout/protocol/api/versions.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { badRequest, conflict, unprocessable } from '../http/app-error.ts'
 import type { GitTarget } from './git-hosts.ts'
+import { bundleHead, decodeHistoryBundle } from './history-bundle.ts'
+import { redactToken } from './token-redaction.ts'
 
 const bundleTimeoutSeconds = 120
 const pushTimeoutMs = 120_000
@@ -18,13 +20,19 @@ export const PUSH_REJECTED = (branch: string) =>
 export const PUSH_TOKEN_REFUSED =
   'The git host refused the token. Check the token, and that it may push to this repository.'
 
+export const PUSH_NOT_A_BUNDLE =
+  "The app's dev box did not answer with a git bundle of its history, so nothing was pushed. Check that nothing in the box (its ~/.bash_profile, for one) changes what git prints, then push again."
+export const PUSH_TOKEN_NEEDED =
+  'The git host asks for a token, and this remote has none (a stored token is dropped when the remote moves to another host). Enter a token that may push to this repository, then push again.'
+
 const branchPattern = /^(?!-)(?!\/)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[A-Za-z0-9._/-]+(?<![./])$/
 
 /**
  * docs/product/versions.md "Push to Git". The workspace's repository is app code's (its config
  * and hooks too), so git reads it only inside the box, writing a bundle of HEAD; the server
- * fetches that bundle into a fresh bare repository of its own and pushes from there, without
- * hooks, system or user config, prompts or redirects, pinned to the address that was checked.
+ * checks that it is one, unbundles it into a fresh bare repository of its own and pushes from
+ * there, without hooks, system or user config, local transports, prompts or redirects, pinned to
+ * the address that was checked.
  */
 export async function pushHistory(input: {
   box: Devbox
@@ -41,15 +49,17 @@ export async function pushHistory(input: {
   if (bundle.exitCode !== 0 || bundle.truncated || bundle.output.trim() === '') {
     throw unprocessable('The app has no history to push yet, or it is too large to push.')
   }
+  // Every byte is app code's: only a real bundle reaches git, which then reads no path but it.
+  const bytes = decodeHistoryBundle(bundle.output)
+  if (!bytes) throw unprocessable(PUSH_NOT_A_BUNDLE)
   const folder = await mkdtemp(path.join(tmpdir(), 'sprout-push-'))
   try {
     const bundlePath = path.join(folder, 'history.bundle')
-    await writeFile(bundlePath, Buffer.from(bundle.output.trim(), 'base64'))
+    await writeFile(bundlePath, bytes)
     const repository = path.join(folder, 'repository.git')
     const git = safeGit(folder, target, token)
     await git(['init', '-q', '--bare', repository])
-    await git(['-C', repository, 'fetch', '-q', bundlePath, 'HEAD:refs/sprout/push'])
-    const commitId = (await git(['-C', repository, 'rev-parse', 'refs/sprout/push'])).stdout.trim()
+    const commitId = await unbundleHead(git, repository, bundlePath)
     const pushed = await git(
       [
         '-C',
@@ -68,16 +78,41 @@ export async function pushHistory(input: {
   }
 }
 
+/**
+ * The bundle's objects go into the fresh repository by `git bundle unbundle`, not `git fetch`:
+ * a fetch from a bundle needs protocol.file, which would also let git open a local repository.
+ */
+async function unbundleHead(git: SafeGit, repository: string, bundlePath: string) {
+  const verified = await git(['-C', repository, 'bundle', 'verify', '-q', bundlePath], {
+    allowFailure: true,
+  })
+  if (verified.failed) throw unprocessable(PUSH_NOT_A_BUNDLE)
+  const unbundled = await git(['-C', repository, 'bundle', 'unbundle', bundlePath], {
+    allowFailure: true,
+  })
+  const head = unbundled.failed ? undefined : bundleHead(unbundled.stdout)
+  if (!head) throw unprocessable(PUSH_NOT_A_BUNDLE)
+  const commit = await git(['-C', repository, 'rev-parse', '-q', '--verify', `${head}^{commit}`], {
+    allowFailure: true,
+  })
+  if (commit.failed) throw unprocessable(PUSH_NOT_A_BUNDLE)
+  await git(['-C', repository, 'update-ref', 'refs/sprout/push', commit.stdout.trim()])
+  return commit.stdout.trim()
+}
+
 function pushError(output: string, branch: string, token: string | undefined) {
   if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/.test(output)) {
     return conflict(PUSH_REJECTED(branch))
   }
   if (/Authentication failed|could not read Username|\b401\b|\b403\b/i.test(output)) {
-    return unprocessable(PUSH_TOKEN_REFUSED)
+    return unprocessable(token ? PUSH_TOKEN_REFUSED : PUSH_TOKEN_NEEDED)
   }
-  const shown = token ? output.split(token).join('[token]') : output
+  // Redacted before the cut, so no part of an encoded token is left at the edge.
+  const shown = redactToken(output, token)
   return unprocessable(`The push failed: ${cutText(shown.trim(), 1000, 'end')}`)
 }
+
+type SafeGit = ReturnType<typeof safeGit>
 
 /** git with nothing from the machine's or the user's config, and the token only in its env. */
 function safeGit(home: string, target: GitTarget, token: string | undefined) {
@@ -89,7 +124,8 @@ function safeGit(home: string, target: GitTarget, token: string | undefined) {
     ['protocol.allow', 'never'],
     ['protocol.https.allow', 'always'],
     ['protocol.http.allow', 'always'],
-    ['protocol.file.allow', 'always'],
+    // No transport that reads the host's files: the bundle is read by `git bundle` alone.
+    ['protocol.file.allow', 'never'],
     ['http.curloptResolve', `${target.hostname}:${target.port}:${target.address}`],
   ]
   if (token) {
@@ -114,7 +150,7 @@ function safeGit(home: string, target: GitTarget, token: string | undefined) {
       execFile('git', args, { env, timeout: pushTimeoutMs }, (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`
         if (error && !options.allowFailure) {
-          const shown = token ? output.split(token).join('[token]') : output
+          const shown = redactToken(output, token)
           reject(
             new Error(
               `git ${args[0] === '-C' ? args[2] : args[0]} failed: ${cutText(shown, 500, 'end')}`,

@@ -25,7 +25,12 @@ export async function readGitRemote(db: Database, applicationId: string): Promis
   }
 }
 
-/** Sets the remote; a request without a token keeps the stored one (write-only field). */
+/**
+ * Sets the remote; a request without a token keeps the stored one (write-only field), but only
+ * while the remote stays on the same origin (scheme, host and port): a remote moved to another
+ * host loses its token and its integration unless they are given again, so that no member can
+ * send them to a host of their choosing (issue 29, item 15).
+ */
 export async function writeGitRemote(
   db: Database,
   keyring: VaultKeyring,
@@ -36,18 +41,39 @@ export async function writeGitRemote(
   const sealed = input.token
     ? sealSecret(keyring.current.key, applicationId, sealedField, input.token)
     : undefined
-  const token = sealed
-    ? { tokenCiphertext: sealed.ciphertext, tokenIv: sealed.iv, tokenKeyId: keyring.current.id }
-    : {}
-  const integration = input.integration === undefined ? {} : { integration: input.integration }
-  await db
-    .insert(gitRemotes)
-    .values({ applicationId, url: input.url, branch, ...token, ...integration })
-    .onConflictDoUpdate({
-      target: gitRemotes.applicationId,
-      set: { url: input.url, branch, ...token, ...integration, updatedAt: new Date() },
-    })
+  await db.transaction(async (transaction) => {
+    const [stored] = await transaction
+      .select({ url: gitRemotes.url })
+      .from(gitRemotes)
+      .where(eq(gitRemotes.applicationId, applicationId))
+      .for('update')
+    const moved = stored !== undefined && originOf(stored.url) !== originOf(input.url)
+    const token = sealed
+      ? { tokenCiphertext: sealed.ciphertext, tokenIv: sealed.iv, tokenKeyId: keyring.current.id }
+      : moved
+        ? { tokenCiphertext: null, tokenIv: null, tokenKeyId: null }
+        : {}
+    const integration =
+      input.integration !== undefined
+        ? { integration: input.integration }
+        : moved
+          ? { integration: null }
+          : {}
+    await transaction
+      .insert(gitRemotes)
+      .values({ applicationId, url: input.url, branch, ...token, ...integration })
+      .onConflictDoUpdate({
+        target: gitRemotes.applicationId,
+        set: { url: input.url, branch, ...token, ...integration, updatedAt: new Date() },
+      })
+  })
   return readGitRemote(db, applicationId)
+}
+
+/** Scheme, host and port, as git connects to them; a URL that does not parse is its own origin. */
+function originOf(url: string): string {
+  const text = url.trim()
+  return URL.canParse(text) ? new URL(text).origin : `unparsed:${text}`
 }
 
 export async function deleteGitRemote(db: Database, applicationId: string) {
