@@ -1,5 +1,5 @@
 import type { Database } from '@sprout/db/database.ts'
-import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
+import { DevServerAnswerError, requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import type { Devbox, ExecResult } from '@sprout/devbox/devbox-driver.ts'
 import type { CheckPartName, CheckPartStatus, CheckProblem } from '@sprout/protocol/api/checks.ts'
 import { appStackLines } from '@sprout/protocol/text/app-stack.ts'
@@ -91,6 +91,11 @@ async function build(context: PartContext): Promise<PartOutcome> {
   return failed(parseBuildErrors(result.output, context.box.workspacePath))
 }
 
+/** A health answer is a status and a few words: a longer one is refused (docs/product/checks.md). */
+export const HEALTH_ANSWER_MAX_BYTES = 64 * 1024
+/** One ask of the health route, all of it: a trickling answer is cut off after this. */
+const HEALTH_REQUEST_MS = 5000
+
 /** GET /api/health on the dev server answers 2xx (started first if it was stopped). */
 async function health(context: PartContext): Promise<PartOutcome> {
   if (context.box.packType !== 'fullstack') {
@@ -105,13 +110,19 @@ async function health(context: PartContext): Promise<PartOutcome> {
     try {
       const remaining = Math.max(250, deadline - Date.now())
       const answer = await requestDevServer(devServer.target(), '/api/health', {
-        timeoutMs: Math.min(remaining, 5000),
+        timeoutMs: Math.min(remaining, HEALTH_REQUEST_MS),
+        maxBytes: HEALTH_ANSWER_MAX_BYTES,
+        signal: context.signal,
       })
       if (answer.status >= 200 && answer.status < 300) return passed
       lastProblem = `GET /api/health answered ${answer.status}`
       if (answer.status < 500) break
     } catch (error) {
       lastProblem = `GET /api/health: ${error instanceof Error ? error.message : String(error)}`
+      // Asked again, the same endless answer would only be cut off again.
+      if (error instanceof DevServerAnswerError && error.reason === 'too-large') {
+        return failed([problem({ message: lastProblem, text: lastProblem })])
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }

@@ -111,12 +111,11 @@ async function checkNow(context: CheckContext, options: CheckOptions): Promise<C
       left,
     )
     const started = Date.now()
-    const outcome = await runPart(name, {
-      ...context,
-      errorsSince: options.errorsSince ?? startedAt,
-      timeoutSeconds,
-      signal,
-    })
+    const outcome = await runPart(
+      name,
+      { ...context, errorsSince: options.errorsSince ?? startedAt, timeoutSeconds, signal },
+      deadline,
+    )
     Object.assign(part, outcome, { durationMs: Date.now() - started })
     if (signal.aborted && outcome.status !== 'passed')
       Object.assign(part, { status: 'skipped', problems: [], problemCount: 0, note: null })
@@ -132,15 +131,44 @@ async function checkNow(context: CheckContext, options: CheckOptions): Promise<C
   return redacted(report)
 }
 
-/** A part that throws (the box went away) is a failed part saying why, not a failed check. */
+/**
+ * A part that throws (the box went away) is a failed part saying why, not a failed check. A part
+ * ends by its own limit and the check's budget even when what it waits on does not (an app's
+ * server trickling its answer): its signal ends its work, and it is timed out at once.
+ */
 async function runPart(
   name: CheckPartName,
   context: Parameters<(typeof CHECK_PARTS)[CheckPartName]>[0],
+  checkDeadline: number,
 ): Promise<PartOutcome> {
+  const ended = new AbortController()
+  const endPart = () => ended.abort()
+  context.signal.addEventListener('abort', endPart, { once: true })
+  let timer: NodeJS.Timeout | undefined
+  // A moment's grace lets a part say what it waited on; the check's budget has none.
+  const limitMs = Math.min(context.timeoutSeconds * 1000 + 500, checkDeadline - Date.now())
+  const outOfTime = new Promise<PartOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({
+        status: 'timed-out',
+        problems: [],
+        problemCount: 0,
+        note: `Timed out after ${context.timeoutSeconds} s`,
+      })
+      ended.abort()
+    }, limitMs)
+  })
+  const work = CHECK_PARTS[name]({ ...context, signal: ended.signal }).catch(
+    (error: unknown): PartOutcome => {
+      const message = error instanceof Error ? error.message : String(error)
+      return { status: 'failed', problems: [problem({ message })], problemCount: 1, note: null }
+    },
+  )
   try {
-    return await CHECK_PARTS[name](context)
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    return { status: 'failed', problems: [problem({ message })], problemCount: 1, note: null }
+    return await Promise.race([work, outOfTime])
+  } finally {
+    clearTimeout(timer)
+    context.signal.removeEventListener('abort', endPart)
+    ended.abort()
   }
 }

@@ -175,6 +175,12 @@ describe('production servers', { timeout: 120_000 }, () => {
       'src/never-healthy',
       /did not answer GET \/api\/health with 2xx within 2 s \(last answer: 503; the server must answer it with 200\)/,
     ],
+    // Attacks (docs/security.md "Answers of an app's server"): refused at 64 KiB, cut off in time.
+    [
+      'src/endless-health',
+      /its answer to GET \/api\/health: the answer is too large \(over 65,536/,
+    ],
+    ['src/trickle-health', /did not answer GET \/api\/health with 2xx within 2 s:/],
   ])(
     'keeps the old deploy serving when the new server does not start (%s)',
     async (switchFile, detail) => {

@@ -6,7 +6,8 @@ import { instanceIdPrefix } from '../app-servers/instance-id.ts'
 /**
  * A dependency-free full-stack app standing in for templates/fullstack in tests; its /api routes
  * (health, crash, leak, reach, tamper, shell, …) are listed in its server source below. Build-time
- * switches: src/fail-start and src/never-healthy.
+ * switches: src/fail-start, src/never-healthy, src/endless-health (a health answer without end)
+ * and src/trickle-health (a byte a second).
  */
 export const fullStackFixtureFiles: Record<string, string> = {
   'package.json': JSON.stringify({
@@ -28,6 +29,8 @@ export const fullStackFixtureFiles: Record<string, string> = {
     '  .replace("__VERSION__", JSON.stringify(message))',
     "  .replace('__FAIL_START__', String(existsSync('src/fail-start')))",
     "  .replace('__NEVER_HEALTHY__', String(existsSync('src/never-healthy')))",
+    "  .replace('__ENDLESS_HEALTH__', String(existsSync('src/endless-health')))",
+    "  .replace('__TRICKLE_HEALTH__', String(existsSync('src/trickle-health')))",
     "writeFileSync('dist/server/index.js', server)",
     "console.log('built', message)",
   ].join('\n'),
@@ -49,8 +52,23 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "  request.on('end', () => resolve(Buffer.concat(chunks)))",
     '})',
     'const routes = {',
-    "  'GET /api/health': (request, response) =>",
-    '    __NEVER_HEALTHY__ ? json(response, 503, { ok: false }) : json(response, 200, { ok: true }),',
+    "  'GET /api/health': (request, response) => {",
+    '    if (__ENDLESS_HEALTH__) {',
+    '      response.writeHead(200)',
+    '      const chunk = Buffer.alloc(65536, 120)',
+    '      const pump = () => {',
+    '        while (!response.destroyed && response.write(chunk)) {}',
+    "        if (!response.destroyed) response.once('drain', pump)",
+    '      }',
+    '      return pump()',
+    '    }',
+    '    if (__TRICKLE_HEALTH__) {',
+    '      response.writeHead(200)',
+    "      const timer = setInterval(() => response.write('.'), 1000)",
+    "      return response.on('close', () => clearInterval(timer))",
+    '    }',
+    '    __NEVER_HEALTHY__ ? json(response, 503, { ok: false }) : json(response, 200, { ok: true })',
+    '  },',
     "  'GET /api/version': (request, response) => json(response, 200, { version, pid: process.pid }),",
     "  'GET /api/boom': () => { throw new Error('fixture: a route that throws') },",
     "  'GET /api/crash': (request, response) => {",

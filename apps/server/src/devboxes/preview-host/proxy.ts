@@ -4,6 +4,7 @@ import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
 import {
   decodeBody,
+  INJECTED_PAGE_MAX_BYTES,
   injectIntoHtml,
   isInjectableHtml,
 } from '../../error-monitoring/reporter/service.ts'
@@ -210,13 +211,26 @@ function sendInjected(
   // Listeners rather than `for await`: a page is one or two chunks, and the async iterator cost
   // a promise per chunk and per end (docs/performance.md "API and proxies (second pass)").
   const chunks: Buffer[] = []
-  answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+  let received = 0
+  const onData = (chunk: Buffer) => {
+    received += chunk.length
+    chunks.push(chunk)
+    if (received <= INJECTED_PAGE_MAX_BYTES) return
+    // Too long a page to hold (one without end would fill the memory): passed on without the tag.
+    answer.off('data', onData)
+    answer.off('end', onEnd)
+    response.writeHead(200, headers)
+    for (const held of chunks) response.write(held)
+    chunks.length = 0
+    answer.pipe(response)
+  }
+  answer.on('data', onData)
   // Cut off or failed upstream: the visitor's answer is cut off too, as a piped one would be.
   answer.on('error', () => response.destroy())
   answer.on('close', () => {
     if (!answer.complete) response.destroy()
   })
-  answer.on('end', () => {
+  const onEnd = () => {
     const encoding = answer.headers['content-encoding']
     const body = Buffer.concat(chunks)
     const send = (html: string) => {
@@ -233,7 +247,8 @@ function sendInjected(
     }
     if (encoding === undefined || encoding === 'identity') return send(body.toString('utf8'))
     decodeBody(body, encoding).then(send, () => response.destroy())
-  })
+  }
+  answer.on('end', onEnd)
 }
 
 /** Tunnels a WebSocket upgrade (Vite's HMR) to the dev server; `onMessage`: the browser spoke. */

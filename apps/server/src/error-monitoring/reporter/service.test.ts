@@ -3,12 +3,15 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { proxyHttp } from '../../devboxes/preview-host/proxy.ts'
-import { injectIntoHtml, reporterScriptTag } from './service.ts'
+import { INJECTED_PAGE_MAX_BYTES, injectIntoHtml, reporterScriptTag } from './service.ts'
 
 const page = '<!doctype html><html><head lang="en"><title>App</title></head><body></body></html>'
 const tag = reporterScriptTag({ dsn: 'http://abc@localhost:3000/7', environment: 'preview' })
 
-/** The dev server's stand-in: pages (plain and gzipped), a script, a 404 page. */
+/**
+ * The dev server's stand-in: pages (plain and gzipped), a script, a 404 page; and a hostile app's
+ * pages: one without end and one that decompresses to 64 MiB.
+ */
 function upstreamServer() {
   const seenEncodings: string[] = []
   const server = http.createServer((request, response) => {
@@ -20,6 +23,24 @@ function upstreamServer() {
     }
     if (request.url === '/gzipped') {
       const body = gzipSync(page)
+      response.writeHead(200, {
+        ...html,
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      })
+      return response.end(body)
+    }
+    if (request.url === '/endless') {
+      response.writeHead(200, html)
+      const chunk = Buffer.from(`<p>${'x'.repeat(64 * 1024)}</p>`)
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once('drain', pump)
+      }
+      return pump()
+    }
+    if (request.url === '/bomb') {
+      const body = gzipSync(Buffer.alloc(64 * 1024 * 1024, 32))
       response.writeHead(200, {
         ...html,
         'content-encoding': 'gzip',
@@ -78,6 +99,22 @@ describe('the reporter in proxied pages', () => {
     const response = await fetch(`${base}/gzipped`)
     expect(response.headers.get('content-encoding')).toBeNull()
     expect(await response.text()).toBe(injectIntoHtml(page, tag))
+  })
+
+  it('passes a page without end on untouched past its cap, and cuts off a page bomb', async () => {
+    const endless = await fetch(`${base}/endless`)
+    expect(endless.status).toBe(200)
+    const reader = (endless.body as ReadableStream<Uint8Array>).getReader()
+    let received = 0
+    while (received <= INJECTED_PAGE_MAX_BYTES) received += (await reader.read()).value?.length ?? 0
+    await reader.cancel()
+    const bomb = await fetch(`${base}/bomb`).then(
+      (response) => response.text(),
+      (error: Error) => error,
+    )
+    expect(bomb).toBeInstanceOf(Error)
+    // The proxy is up and adds its tag as before.
+    expect(await (await fetch(`${base}/`)).text()).toBe(injectIntoHtml(page, tag))
   })
 
   it('leaves scripts, error pages and HEAD requests as they are', async () => {

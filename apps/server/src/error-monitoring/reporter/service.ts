@@ -8,7 +8,16 @@ export { createPreviewGaps, type PreviewGaps } from './preview-gaps.ts'
 export const reporterPath = '/__sprout/reporter.js'
 export const envelopePath = '/__sprout/envelope'
 
-const decoders: Record<string, (data: Buffer) => Promise<Buffer>> = {
+/**
+ * The largest page the reporter goes into, compressed or not: a longer one is passed on as it
+ * came, and one that decompresses past it is cut off (docs/security.md "Answers of an app's server").
+ */
+export const INJECTED_PAGE_MAX_BYTES = 8 * 1024 * 1024
+
+const decoders: Record<
+  string,
+  (data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>
+> = {
   gzip: promisify(gunzip),
   'x-gzip': promisify(gunzip),
   deflate: promisify(inflate),
@@ -70,5 +79,6 @@ export function isInjectableHtml(
 /** The body as text, decompressed when the server compressed it anyway. */
 export async function decodeBody(body: Buffer, encoding: string | undefined): Promise<string> {
   const decode = encoding ? decoders[encoding] : undefined
-  return (decode ? await decode(body) : body).toString('utf8')
+  const decoded = decode ? await decode(body, { maxOutputLength: INJECTED_PAGE_MAX_BYTES }) : body
+  return decoded.toString('utf8')
 }

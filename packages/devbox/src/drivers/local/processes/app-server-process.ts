@@ -7,7 +7,7 @@ import {
   healthPath,
 } from '../../../app-servers/app-server-instance.ts'
 import { serverEntry } from '../../../app-servers/full-stack-deploy.ts'
-import { requestDevServer } from '../../../dev-server-request.ts'
+import { DevServerAnswerError, requestDevServer } from '../../../dev-server-request.ts'
 import type { DevServerTarget } from '../../../devbox-driver.ts'
 import { guarded } from '../../../guarded.ts'
 import type { DevboxLogger } from '../../../logger.ts'
@@ -144,6 +144,9 @@ function spawnAppServer(input: AppServerInput, port: number): AppServerProcess {
   return { logs: () => logs, running: () => running, pid: () => child.pid, exited, stop }
 }
 
+/** A health answer is a status and a few words: a longer one fails the start at once. */
+const healthAnswerMaxBytes = 64 * 1024
+
 /** Resolves once the server answers its health route with 2xx; stops it and throws otherwise. */
 async function waitForHealth(
   input: AppServerInput,
@@ -162,11 +165,29 @@ async function waitForHealth(
         logs,
       )
     }
-    const status = await requestDevServer(target, healthPath, { timeoutMs: 2000 }).then(
+    // Each ask ends within 2 s and 64 KiB (docs/security.md "Answers of an app's server").
+    let refused: string | undefined
+    const status = await requestDevServer(target, healthPath, {
+      timeoutMs: Math.max(100, Math.min(2000, deadline - Date.now())),
+      maxBytes: healthAnswerMaxBytes,
+    }).then(
       (answer) => answer.status,
-      () => 0,
+      (error: unknown) => {
+        if (error instanceof DevServerAnswerError && error.reason === 'too-large') {
+          refused = error.message
+        }
+        return 0
+      },
     )
     if (status >= 200 && status < 300) return
+    if (refused) {
+      await server.stop()
+      const logs = server.logs()
+      throw new AppServerStartError(
+        `its answer to GET ${healthPath}: ${refused}:\n${cutText(logs, failureTailCharacters, 'end')}`,
+        logs,
+      )
+    }
     if (Date.now() > deadline) {
       await server.stop()
       const logs = server.logs()
