@@ -71,6 +71,8 @@ describe('versions of an app: recorded, listed, diffed, restored', { timeout: 18
     conversationId = sent.conversation_id
     const envelopes = await listenToConversation(chat, sent.conversation_id, { after: lastSeq })
     lastSeq = envelopes.at(-1)?.seq ?? lastSeq
+    // The stream's end comes just before the run's row is closed: a restore waits for the row.
+    await chat.harness.created.conversations.runs.settled(sent.conversation_id)
     return sent
   }
 
