@@ -192,7 +192,7 @@ describe('symbolication of the preview’s frames', () => {
       expect(await read('app-1', '/src/App.tsx?t=5')).toBe('export {}\n// /src/App.tsx?t=5')
       // Another app's, or an app without a running preview: nothing is asked.
       expect(await read('app-2', '/src/App.tsx')).toBeUndefined()
-      await expect(read('app-1', '/src/huge.ts')).rejects.toThrow('answered too much')
+      await expect(read('app-1', '/src/huge.ts')).rejects.toThrow('the answer is too large')
       await expect(read('app-1', '/src/stuck.ts')).rejects.toThrow('did not answer in time')
       const symbolicate = createSymbolicator(path.join(folder, 'deploys'), read)
       const stuck: StackFrame = {
