@@ -31,9 +31,12 @@ const loopDevicesUnder = (folder: string) =>
     .split('\n')
     .filter((line) => line.includes(folder))
 
-/** The loop device of an unmounted image is detached by the kernel shortly after (autoclear). */
+/**
+ * The loop device of an unmounted image is detached by the kernel shortly after (autoclear):
+ * within 5 s on an idle machine, later on a loaded one, so the wait is only a safety net.
+ */
 const noLoopDeviceUnder = (folder: string) =>
-  waitFor(() => loopDevicesUnder(folder).length === 0, 5000)
+  waitFor(() => loopDevicesUnder(folder).length === 0, 30_000)
 
 describe('a measured disk (non-root installations)', () => {
   let base: string
