@@ -9,6 +9,7 @@ import {
   listenToConversation,
   setUpChatApplication,
 } from '../testing/chat-client.ts'
+import { capturePrinted } from '../testing/printed-output.ts'
 
 const model = 'claude-sonnet-4-5'
 
@@ -41,15 +42,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
   const logged: string[] = []
 
   beforeAll(async () => {
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      const original = console[method]
-      vi.spyOn(console, method).mockImplementation((...parts: unknown[]) => {
-        logged.push(
-          parts.map((part) => (part instanceof Error ? part.stack : String(part))).join(' '),
-        )
-        original(...parts)
-      })
-    }
+    capturePrinted(logged)
   })
   afterAll(() => {
     vi.restoreAllMocks()

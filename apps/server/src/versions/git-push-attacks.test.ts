@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../testing/app-harness.ts'
 import { type ChatActor, call, createReadyApplication } from '../testing/chat-client.ts'
 import { startEchoingGitServer, startGitHttpServer } from '../testing/git-http-server.ts'
+import { capturePrinted } from '../testing/printed-output.ts'
 import { PUSH_NOT_A_BUNDLE, PUSH_TOKEN_NEEDED } from './git-push.ts'
 
 const run = promisify(execFile)
@@ -48,13 +49,7 @@ describe('Push to Git against hostile boxes and moved remotes', { timeout: 240_0
     (await gitServer.git(name, ['for-each-ref', '--format=%(objectname)'])).stdout.trim()
 
   beforeAll(async () => {
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      const original = console[method]
-      vi.spyOn(console, method).mockImplementation((...parts: unknown[]) => {
-        printed.push(parts.map(String).join(' '))
-        original(...parts)
-      })
-    }
+    capturePrinted(printed)
     // A repository of the host that the box cannot see.
     hostFolder = await mkdtemp(path.join(tmpdir(), 'sprout-host-repository-'))
     hostRepository = path.join(hostFolder, 'secret')

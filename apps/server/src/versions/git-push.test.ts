@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../testing/app-harness.ts'
 import { type ChatActor, call, createReadyApplication } from '../testing/chat-client.ts'
 import { startGitHttpServer } from '../testing/git-http-server.ts'
+import { capturePrinted } from '../testing/printed-output.ts'
 import { GIT_NOT_HTTPS_URL, GIT_SSH_URL } from './git-hosts.ts'
 import { PUSH_TOKEN_REFUSED } from './git-push.ts'
 
@@ -26,13 +27,7 @@ describe('Push to Git', { timeout: 240_000 }, () => {
   }
 
   beforeAll(async () => {
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      const original = console[method]
-      vi.spyOn(console, method).mockImplementation((...parts: unknown[]) => {
-        printed.push(parts.map(String).join(' '))
-        original(...parts)
-      })
-    }
+    capturePrinted(printed)
     gitServer = await startGitHttpServer(token)
     harness = await createTestApp({ GIT_ALLOWED_HOSTS: gitServer.host })
     const owner = await harness.signUpAdmin()
