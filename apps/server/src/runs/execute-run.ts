@@ -16,6 +16,8 @@ import {
 import { type CheckedRun, checkAfterRun } from './check-after-run.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { replaceHistory } from './conversation-records.ts'
+import { createChunkRedactor } from './redact-chunks.ts'
+import { redactHistory } from './redact-history.ts'
 import { runToolContext } from './run-tool-context.ts'
 import type { ActiveRun, RunEnvironment, StartRunInput } from './run-types.ts'
 import { takeStagedMessages } from './staged-messages.ts'
@@ -122,6 +124,9 @@ export async function executeRun(
     const toolContext = box
       ? await runToolContext(environment, { run, input, model, box, applicationId, startedAt })
       : undefined
+    // The stream, the history and the error stored are redacted (redact-chunks.ts).
+    const redact = (text: string) => toolContext?.secrets()?.redactor.redact(text) ?? text
+    const redactChunk = createChunkRedactor(() => toolContext?.secrets()?.redactor)
     const result = await runAgent({
       model,
       modelId: input.model,
@@ -141,12 +146,11 @@ export async function executeRun(
         }
         // On shutdown the interrupt is reported as a restart error instead (closeRun).
         if ((run.shuttingDown || run.openingFailed) && chunk.type === 'data-error') return
-        const stored = forStorage(chunk)
-        return store.append(
-          conversationId,
-          run.id,
-          toolContext?.secrets()?.redactor.redactValue(stored) ?? stored,
-        )
+        let waiting: Promise<void> | undefined
+        for (const stored of redactChunk(forStorage(chunk))) {
+          waiting = store.append(conversationId, run.id, stored) ?? waiting
+        }
+        return waiting
       },
       takeStagedMessages: () =>
         isHalted()
@@ -156,7 +160,7 @@ export async function executeRun(
     if (isHalted()) return undefined
     // A run whose user message could not be stored leaves the history as it was, uncommitted.
     if ((await run.opened) && !run.openingFailed) {
-      await replaceHistory(database.db, conversationId, result.messages)
+      await replaceHistory(database.db, conversationId, redactHistory(result.messages, redact))
     }
     if (box && !run.openingFailed) {
       const version = await checkpointRun(environment, run, input, box)
@@ -167,7 +171,7 @@ export async function executeRun(
     }
     if (result.error?.errorType === 'interrupt') status = 'interrupted'
     else status = result.error ? 'failed' : 'finished'
-    errorText = result.error?.message
+    errorText = result.error && redact(result.error.message)
   } catch (error) {
     if (isHalted()) return undefined
     errorText = error instanceof AppError ? error.message : 'The agent run failed unexpectedly.'

@@ -50,7 +50,7 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
   // After the spies, so they see the harness's logs from its start.
   const chat = setUpChatApplication({ maxRetries: 0 })
 
-  it('is redacted from tool output, streamed pieces, server logs, stored events, history, deploy answers and model requests', async () => {
+  it("is redacted from tool output, streamed pieces, the model's replies, server logs, stored events, history, deploy answers and model requests", async () => {
     const answers: string[] = []
     const set = await call(chat.actor, `/api/applications/${chat.applicationId}/vault`, {
       key: 'CANARY_TOKEN',
@@ -96,10 +96,20 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
             name: 'write_file',
             input: { path: 'server/app.ts', content: loggingRoute },
           },
+          // The model repeats the value it was shown: in a tool's input, its reasoning, its reply.
+          shell('literal', `test "$CANARY_TOKEN" = "${canary}" && echo matches`),
         ],
       },
-      { blocks: [{ type: 'text', text: 'The key works.' }] },
+      {
+        blocks: [
+          { type: 'thinking', text: `The key ${canary} is accepted.` },
+          { type: 'text', text: `The key ${canary} works.` },
+        ],
+      },
     )
+    // Within the run the model is sent its own replies as they were (a provider's signed
+    // reasoning comes back unchanged); the requests before it repeated the value hold none.
+    const requestsBeforeRepeat = chat.fake.requests.length + 4
     const sent = await call<{ conversation_id: string }>(
       chat.actor,
       `/api/demo/applications/${chat.applicationId}/message`,
@@ -120,8 +130,17 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
       .map((envelope) => JSON.stringify(envelope.chunk))
       .join('')
     expect(splitDeltas).toContain('[secret CANARY_TOKEN]')
+    expect(streamed).toContain('The key [secret CANARY_TOKEN] works.')
+    expect(streamed).toContain('matches')
     expect(streamed).not.toContain(canary)
     expect(streamed).not.toContain(canary.slice(0, 12))
+    // The history the next run sends holds the value redacted, the reasoning included.
+    const stored = await chat.harness.database.db.execute(
+      sql`select message from messages where conversation_id = ${conversationId}`,
+    )
+    expect(JSON.stringify(stored)).toContain('The key [secret CANARY_TOKEN] works.')
+    expect(JSON.stringify(stored)).toContain('The key [secret CANARY_TOKEN] is accepted.')
+    const requestsOfFirstRun = chat.fake.requests.length
 
     // The route prints it in the dev server's output; server_logs shows it redacted. The vault
     // change restarts the dev server, which may still be starting on a busy machine.
@@ -184,8 +203,10 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
       }
       expect(JSON.stringify(rows.rows), table).not.toContain(canary)
     }
-    // The model was never sent the value either.
-    expect(JSON.stringify(chat.fake.requests)).not.toContain(canary)
+    // The model was never sent the value either, but its own words within their run.
+    expect(JSON.stringify(chat.fake.requests.slice(0, requestsBeforeRepeat))).not.toContain(canary)
+    expect(chat.fake.requests.length).toBeGreaterThan(requestsOfFirstRun)
+    expect(JSON.stringify(chat.fake.requests.slice(requestsOfFirstRun))).not.toContain(canary)
     for (const answer of answers) expect(answer).not.toContain(canary)
     expect(logged.join('\n')).not.toContain(canary)
   })
