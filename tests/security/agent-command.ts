@@ -8,13 +8,17 @@ export const commandModel = 'fake-coder'
  * A user signs up, creates an app, and asks a model that answers with a command: one that starts
  * a child in the background and runs on in the foreground, as a dev server or a test watcher does.
  */
-export async function runAgentCommand(baseUrl: string, model: FakeProviderServer | undefined) {
+export async function runAgentCommand(
+  baseUrl: string,
+  model: FakeProviderServer | undefined,
+  command = 'sleep 600 & sleep 601; echo done',
+) {
   model?.push({
     blocks: [
       {
         type: 'tool-call',
         name: 'shell_exec',
-        input: { command: 'sleep 600 & sleep 601; echo done', timeout: 300 },
+        input: { command, timeout: 300 },
       },
     ],
   })

@@ -1,3 +1,5 @@
+// Long file: one suite kills the real server at every moment of a box's life, in each mode, and
+// holds the unconfined mode's commands to the same (their runs share the server's set-up).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -11,8 +13,9 @@ import { findBubblewrap } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
 import { hasBubblewrap, testCacheDir } from '@sprout/devbox/testing/devbox-support.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { commandModel, runAgentCommand } from './agent-command.ts'
-import { createProcessCensus, type ProcessEntry } from './process-census.ts'
+import { createProcessCensus, listProcesses, type ProcessEntry } from './process-census.ts'
 import { randomFrom } from './seeded-random.ts'
+import { createTestDriver, shell } from './support.ts'
 import { waitFor } from './wait-for.ts'
 
 /**
@@ -34,6 +37,8 @@ type Moment = {
   coldCache?: boolean
   /** What a user does once the server is ready, to bring the moment about. */
   drive?: (baseUrl: string) => Promise<void>
+  /** Only without bubblewrap, where nothing but a cgroup holds what leaves the group. */
+  unconfinedOnly?: boolean
 }
 
 let fakeModelServer: FakeProviderServer | undefined
@@ -63,7 +68,29 @@ const moments: Moment[] = [
     spreadMs: 1000,
     drive: (baseUrl) => runAgentCommand(baseUrl, fakeModelServer),
   },
+  {
+    name: "running an agent's command that left setsid -f, (setsid … &) & and a double fork",
+    // The last of them has started (the census finds them by their working directory).
+    marks: (entry) => /^sleep 604$/.test(entry.commandLine),
+    spreadMs: 500,
+    unconfinedOnly: true,
+    drive: (baseUrl) => runAgentCommand(baseUrl, fakeModelServer, leaveProcessGroup(600)),
+  },
 ]
+
+/**
+ * A command that leaves processes outside its process group, `sleep {first}` … `{first + 4}`:
+ * `setsid -f`, `(setsid … &) &`, and a double fork into a session of its own; then runs on.
+ */
+function leaveProcessGroup(first: number): string {
+  return [
+    `setsid -f sleep ${first + 2}`,
+    `(setsid sleep ${first + 3} &) &`,
+    `sh -c 'setsid sleep ${first + 4} &'`,
+    `sleep ${first + 1}`,
+    'echo done',
+  ].join('\n')
+}
 
 function describeProcesses(entries: ProcessEntry[]): string {
   return entries
@@ -271,7 +298,7 @@ describe.concurrent('nothing outlives Sprout', () => {
   for (const mode of modes) {
     for (const moment of moments) {
       // The install is the same whatever the sandbox: it is stopped once per signal.
-      if (moment.coldCache && mode.sandbox === 'auto') continue
+      if ((moment.coldCache || moment.unconfinedOnly) && mode.sandbox === 'auto') continue
       for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
         const delayMs = Math.round(random() * moment.spreadMs)
         it.skipIf(!mode.runs)(
@@ -288,3 +315,63 @@ describe.concurrent('nothing outlives Sprout', () => {
     }
   }
 })
+
+/**
+ * Without bubblewrap a command's processes share the host's PID namespace: what leaves its process
+ * group (`setsid -f`, `(setsid … &) &`, a double fork) is held by the command's cgroup and dies
+ * when the command ends or its box stops (decision 030; the server's SIGKILL is above).
+ */
+describe.skipIf(process.getuid?.() !== 0)(
+  'nothing outlives an unconfined command (as root)',
+  () => {
+    const leftovers = (marker: number) =>
+      listProcesses().filter(
+        (entry) =>
+          entry.state !== 'Z' &&
+          new RegExp(`^sleep (${marker + 2}|${marker + 3}|${marker + 4})$`).test(entry.commandLine),
+      )
+
+    it('when the command ends, and when its box stops', async () => {
+      const setup = await createTestDriver({ sandbox: 'off' })
+      const first = 700 + (process.pid % 100) * 10
+      try {
+        const box = await setup.driver.provision('vite-react', { id: 'unconfined' })
+        // The command ends once its escapes have started.
+        const ended = await shell(
+          box,
+          `${leaveProcessGroup(first).replace(/sleep \d+\necho/, 'sleep 1\necho')}`,
+        )
+        expect(ended).toContain('done')
+        const afterCommand = await waitFor(
+          () => 'the processes the command left to die',
+          8000,
+          () => (leftovers(first).length === 0 ? [] : undefined),
+        ).catch(() => leftovers(first))
+        expect(describeProcesses(afterCommand), 'left running after the command').toBe('')
+
+        // A box stopped while its command runs.
+        const running = shell(box, leaveProcessGroup(first), 300)
+        await waitFor(
+          () => 'the escapes to start',
+          20_000,
+          () => (leftovers(first).length === 3 ? true : undefined),
+        )
+        await box.suspend?.()
+        await running
+        const afterStop = await waitFor(
+          () => 'the processes of the stopped box to die',
+          8000,
+          () => (leftovers(first).length === 0 ? [] : undefined),
+        ).catch(() => leftovers(first))
+        expect(describeProcesses(afterStop), 'left running after the box stopped').toBe('')
+      } finally {
+        for (const entry of leftovers(first)) {
+          try {
+            process.kill(entry.pid, 'SIGKILL')
+          } catch {}
+        }
+        await setup.close()
+      }
+    }, 120_000)
+  },
+)

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { printedGroupId } from '../../../testing/devbox-support.ts'
+import { createBoxCgroup, defaultBoxLimits, detectCgroups } from '../sandbox/box-cgroup.ts'
 import {
   isProcessGroupAlive,
   keptByBoxKeeper,
@@ -25,8 +27,8 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean
 }
 
 /** A command under the keeper that leaves a child in the background and ignores SIGTERM. */
-function startKept(script: string) {
-  const child = spawnProcessGroup(keptByBoxKeeper(['sh', '-c', script]), {
+function startKept(script: string, boxCgroups: string[] = []) {
+  const child = spawnProcessGroup(keptByBoxKeeper(['sh', '-c', script], boxCgroups), {
     cwd: '/tmp',
     env: { PATH: '/usr/bin:/bin' },
   })
@@ -112,6 +114,58 @@ describe('a process group started for a box', () => {
       } finally {
         server.kill('SIGKILL')
       }
+    },
+    30_000,
+  )
+})
+
+const cgroups = detectCgroups()
+const boxCgroup = cgroups
+  ? createBoxCgroup(cgroups, `keeper-test-${process.pid}`, defaultBoxLimits)
+  : undefined
+afterAll(() => boxCgroup?.remove())
+
+/** Running, not a zombie waiting for the machine's init. */
+function isRunning(processId: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${processId}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * What leaves the process group, each printing its pid: `setsid -f`, `(setsid … &) &`, and a
+ * double fork that also starts a session of its own (issue 29).
+ */
+const escapes = [
+  "setsid -f sh -c 'echo ESCAPED $$; exec sleep 300' > /dev/null",
+  "(setsid sh -c 'echo ESCAPED $$; exec sleep 300' &) &",
+  'sh -c "sh -c \'echo ESCAPED \\$\\$; exec setsid sleep 300\' &" &',
+].join('\n')
+
+describe.skipIf(!boxCgroup)('box-keeper with the box cgroups (unsandboxed, as root)', () => {
+  const escapedIds = async (kept: ReturnType<typeof startKept>) => {
+    await waitFor(() => (kept.output().match(/ESCAPED/g) ?? []).length >= 2, 10_000)
+    await waitFor(() => kept.output().includes('started'), 10_000)
+    return [...kept.output().matchAll(/ESCAPED (\d+)/g)].map((match) => Number(match[1]))
+  }
+
+  it.each([
+    ['the command ends', 'sleep 0.5; echo started', undefined],
+    ['the keeper is stopped (a box stop)', 'echo started; sleep 300', 'SIGTERM' as const],
+    ['the server goes (its pipe closes)', 'echo started; sleep 300', 'pipe' as const],
+  ])(
+    'kills what left the group when %s',
+    async (_name, tail, how) => {
+      const kept = startKept(`${escapes}\n${tail}`, boxCgroup?.directories)
+      const ids = await escapedIds(kept)
+      expect(ids.length).toBeGreaterThanOrEqual(2)
+      if (how === 'SIGTERM') kept.child.kill('SIGTERM')
+      if (how === 'pipe') kept.child.stdin?.destroy()
+      await kept.exited
+      expect(await waitFor(() => ids.every((id) => !isRunning(id)), 10_000)).toBe(true)
     },
     30_000,
   )

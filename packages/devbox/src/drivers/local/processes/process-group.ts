@@ -60,9 +60,17 @@ async function waitUntilGone(groupId: number, timeoutMs: number): Promise<boolea
 /** Runs unsandboxed commands and the dependency install so that they die with the server. */
 export const boxKeeperScript = path.join(import.meta.dirname, 'box-keeper.mjs')
 
-/** `argv` run under box-keeper.mjs (what an unsandboxed box's command line already is). */
-export function keptByBoxKeeper(argv: string[]): string[] {
-  return [process.execPath, boxKeeperScript, ...argv]
+/**
+ * `argv` run under box-keeper.mjs (what an unsandboxed box's command line already is); given the
+ * box's cgroups, the command runs in a cgroup of its own under them, ended with it (decision 030).
+ */
+export function keptByBoxKeeper(argv: string[], boxCgroups: string[] = []): string[] {
+  return [
+    process.execPath,
+    boxKeeperScript,
+    ...boxCgroups.flatMap((directory) => ['--cgroup', directory]),
+    ...argv,
+  ]
 }
 
 let setprivPath: string | false | undefined

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
-import { readFile, rmdir } from 'node:fs/promises'
+import { readdir, readFile, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 
@@ -68,6 +68,8 @@ export function detectCgroups(): CgroupSupport | undefined {
 }
 
 export type BoxCgroup = {
+  /** The box's cgroup folders, one per controller (v1) or one (v2). */
+  directories: string[]
   /** `cgroup.procs` files a process writes its pid to, to join the box's cgroups. */
   procsFiles: string[]
   /** Kills every process in the box's cgroups, however it was started. */
@@ -128,35 +130,92 @@ export function createBoxCgroup(
     directories.push(directory)
   }
 
-  const processIds = async () => {
-    const ids = new Set<number>()
-    for (const directory of directories) {
-      const text = await readFile(path.join(directory, 'cgroup.procs'), 'utf8').catch(() => '')
-      for (const line of text.split('\n')) if (line) ids.add(Number(line))
-    }
-    return ids
-  }
-  const killAll = async () => {
-    const deadline = Date.now() + 5000
-    for (;;) {
-      const ids = await processIds()
-      if (ids.size === 0 || Date.now() > deadline) return
-      for (const id of ids) {
-        try {
-          process.kill(id, 'SIGKILL')
-        } catch {}
-      }
-      await delay(20)
-    }
-  }
+  const killAll = () => killCgroups(directories)
 
   return {
+    directories,
     procsFiles: directories.map((directory) => path.join(directory, 'cgroup.procs')),
     present: () => directories.every((directory) => existsSync(directory)),
     killAll,
     remove: async () => {
       await killAll()
-      for (const directory of directories) await rmdir(directory).catch(() => undefined)
+      // A command's keeper removes its own cgroup as its command dies: wait for it a little.
+      const deadline = Date.now() + 2000
+      for (let left = directories; left.length > 0 && Date.now() < deadline; ) {
+        for (const directory of left) {
+          for (const run of await runCgroupsOf(directory)) await rmdir(run).catch(() => undefined)
+          await rmdir(directory).catch(() => undefined)
+        }
+        left = directories.filter((directory) => existsSync(directory))
+        if (left.length > 0) await delay(20)
+      }
     },
+  }
+}
+
+/** The cgroups box-keeper.mjs makes under a box's for each unsandboxed command, `run-{pid}`. */
+async function runCgroupsOf(directory: string): Promise<string[]> {
+  const names = await readdir(directory).catch(() => [] as string[])
+  return names.filter((name) => /^run-\d+$/.test(name)).map((name) => path.join(directory, name))
+}
+
+/** Kills every process in `directories` and their commands' cgroups, until none is left. */
+async function killCgroups(directories: string[]): Promise<void> {
+  const processIds = async () => {
+    const ids = new Set<number>()
+    for (const directory of directories) {
+      for (const cgroup of [directory, ...(await runCgroupsOf(directory))]) {
+        const text = await readFile(path.join(cgroup, 'cgroup.procs'), 'utf8').catch(() => '')
+        for (const line of text.split('\n')) if (line) ids.add(Number(line))
+      }
+    }
+    return ids
+  }
+  const deadline = Date.now() + 5000
+  for (;;) {
+    const ids = await processIds()
+    if (ids.size === 0 || Date.now() > deadline) return
+    for (const id of ids) {
+      try {
+        process.kill(id, 'SIGKILL')
+      } catch {}
+    }
+    await delay(20)
+  }
+}
+
+/**
+ * Kills and removes the commands' cgroups whose box-keeper is gone (killed itself, so it could
+ * not end them; decision 030): what is left of a server killed before, or of any server sharing
+ * this machine's `sprout` cgroups. A command whose keeper runs is never touched. Returns how many.
+ */
+export async function sweepOrphanedRunCgroups(support: CgroupSupport): Promise<number> {
+  const parents =
+    support.version === 1
+      ? [support.pids, support.memory, support.cpu].filter((parent) => parent !== undefined)
+      : [support.root]
+  let swept = 0
+  for (const parent of parents) {
+    for (const box of await readdir(parent).catch(() => [] as string[])) {
+      for (const run of await runCgroupsOf(path.join(parent, box))) {
+        if (keeperRuns(Number(path.basename(run).slice('run-'.length)))) continue
+        await killCgroups([run])
+        await rmdir(run).then(
+          () => {
+            swept += 1
+          },
+          () => undefined,
+        )
+      }
+    }
+  }
+  return swept
+}
+
+function keeperRuns(processId: number): boolean {
+  try {
+    return readFileSync(`/proc/${processId}/cmdline`, 'utf8').includes('box-keeper.mjs')
+  } catch {
+    return false
   }
 }

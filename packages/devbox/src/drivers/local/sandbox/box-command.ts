@@ -14,7 +14,7 @@ export function boxCommand(
   // A login shell reads /etc/profile, which resets PATH; put the box's PATH back first.
   const loginScript = `export PATH=${shellQuote(searchPath)}\n${limitScript(state)}\n${script}`
   if (!tools.bubblewrapPath) {
-    return { argv: keptByBoxKeeper(['bash', '-lc', loginScript]) }
+    return { argv: keptByBoxKeeper(['bash', '-lc', loginScript], state.cgroup?.directories) }
   }
   const user = tools.boxUser
   const bubblewrapArguments = [

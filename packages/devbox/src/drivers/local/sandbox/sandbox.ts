@@ -8,7 +8,13 @@ import type { EgressPolicy, InternalRequestHandler } from '../../../egress/egres
 import { createEgressProxy } from '../../../egress/egress-proxy.ts'
 import { findSystemTool } from '../../../find-system-tool.ts'
 import type { DevboxLogger } from '../../../logger.ts'
-import { type BoxLimits, defaultBoxLimits, detectCgroups } from './box-cgroup.ts'
+import {
+  type BoxLimits,
+  type CgroupSupport,
+  defaultBoxLimits,
+  detectCgroups,
+  sweepOrphanedRunCgroups,
+} from './box-cgroup.ts'
 import {
   probeMountArguments,
   serverToolchain,
@@ -185,13 +191,27 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     })
   }
 
+  if (!bubblewrap) tools.cgroups = unconfinedCgroups(options.mode, isRoot)
+  if (tools.cgroups) {
+    const cgroups = tools.cgroups
+    void sweepOrphanedRunCgroups(cgroups).then(
+      (swept) => {
+        if (swept > 0) logger.warn(`Killed what ${swept} earlier commands' cgroups still held`)
+      },
+      (error: Error) => logger.warn(`Could not sweep earlier commands' cgroups: ${error.message}`),
+    )
+  }
+
   const enforcement = describeEnforcement(tools, limits, options)
   enforcement.node = checkBoxNode(tools)
   if (!bubblewrap) {
+    const processes = tools.cgroups
+      ? `each command runs in a cgroup of its own, and whatever it starts (setsid and double forks included) is killed when it ends, when its box stops and when the server goes. Not enforced: files, network, user, system calls`
+      : 'background processes that leave their process group (setsid) can outlive a command. Not enforced: files, network, user, system calls, limits'
     logger.warn(
       options.mode === 'off'
-        ? 'Dev box sandbox is off (DEVBOX_SANDBOX=off): commands run as plain processes'
-        : 'bubblewrap (bwrap) is not available: dev box commands run without a sandbox. Install bubblewrap to confine them.',
+        ? `Dev box sandbox is off (DEVBOX_SANDBOX=off): commands run as plain processes with the server's rights; ${processes}`
+        : `bubblewrap (bwrap) is not available: dev box commands run without a sandbox; ${processes}. Install bubblewrap to confine them.`,
     )
   }
   logger.info('Dev box confinement', enforcement)
@@ -264,6 +284,20 @@ function describeEnforcement(
         : notEnforced(`no seccomp filter for ${process.arch}`),
     node: 'not checked',
   }
+}
+
+/**
+ * The cgroups that track an unsandboxed box's commands (decision 030). As root there must be
+ * some: a command's leftovers would otherwise run on as root, out of reach of the server.
+ */
+function unconfinedCgroups(mode: SandboxMode, isRoot: boolean): CgroupSupport | undefined {
+  const cgroups = detectCgroups()
+  if (!cgroups && isRoot) {
+    throw new Error(
+      `Dev box commands would run as root without a sandbox (${mode === 'off' ? 'DEVBOX_SANDBOX=off' : 'no working bubblewrap'}) and without writable cgroups (/sys/fs/cgroup) to end what they leave behind, so Sprout will not start them. Install bubblewrap, run Sprout as another user, or give it a writable cgroup file system.`,
+    )
+  }
+  return cgroups
 }
 
 function serverUser() {
