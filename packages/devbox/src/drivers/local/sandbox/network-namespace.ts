@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { statSync } from 'node:fs'
+import { realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type { DevboxLogger } from '../../../logger.ts'
+import type { Toolchain } from './box-root.ts'
 
 const bridgeScript = path.join(import.meta.dirname, 'box-bridge.mjs')
+/** Where the bridge's script appears in its root: one file, so no host mount comes along. */
+const bridgeScriptInside = '/opt/sprout/box-bridge.mjs'
 const startTimeoutMs = 10_000
 
 export type BoxNetwork = {
@@ -18,12 +21,19 @@ export type BoxNetwork = {
 }
 
 /**
- * A box's network namespace (loopback only) with the bridge in it, started by bubblewrap with only
- * `--unshare-net` as the server's user, so the bridge reaches host unix sockets. The namespace
- * lives as long as the bridge; box processes join it with `nsenter`.
+ * A box's network namespace (loopback only) with the bridge in it, started by bubblewrap with
+ * `--unshare-net` as the server's user, so the bridge reaches host unix sockets. Its root is the
+ * boxes' allow-listed one (`rootArguments`, box-root.ts) plus the script and the box's run folder:
+ * never a bind of the host's `/`, whose copy of every host mount (other boxes' disk images, a
+ * stopped Sprout's) would keep them and their loop devices alive for as long as the bridge runs
+ * (docs/architecture/devbox.md "Network"). The namespace lives as long as the bridge; box
+ * processes join it with `nsenter`.
  */
 export async function startBoxNetwork(input: {
   bubblewrapPath: string
+  /** The system part of a box's root: /usr, the staged /etc, /dev, /proc, Sprout's Node. */
+  rootArguments: string[]
+  toolchain: Toolchain
   boxId: string
   egressSocketPath: string
   devSocketPath: string
@@ -31,20 +41,23 @@ export async function startBoxNetwork(input: {
   devPort: number
   logger: DevboxLogger
 }): Promise<BoxNetwork> {
+  // Both sockets live in the box's run folder, bound at its host path so they keep their names.
+  const socketFolder = path.dirname(input.devSocketPath)
   const child: ChildProcess = spawn(
     input.bubblewrapPath,
     [
+      ...input.rootArguments,
+      '--ro-bind',
+      bridgeScript,
+      bridgeScriptInside,
       '--bind',
-      '/',
-      '/',
-      '--dev-bind',
-      '/dev',
-      '/dev',
+      socketFolder,
+      socketFolder,
       '--unshare-net',
       '--die-with-parent',
       '--',
-      process.execPath,
-      bridgeScript,
+      nodeInside(input.toolchain),
+      bridgeScriptInside,
       '--egress-socket',
       input.egressSocketPath,
       '--proxy-port',
@@ -116,4 +129,9 @@ export async function startBoxNetwork(input: {
       await exited
     },
   }
+}
+
+/** The server's own Node as the bridge's root shows it (where box-root.ts binds the toolchain). */
+function nodeInside(toolchain: Toolchain): string {
+  return path.posix.join(toolchain.binInside, path.basename(realpathSync(process.execPath)))
 }

@@ -26,6 +26,8 @@ async function prepareOnce(state: BoxSandboxState): Promise<void> {
   state.closeEgress ??= await tools.egress.listen(egressSocketPath, boxId)
   state.network = await startBoxNetwork({
     bubblewrapPath: tools.bubblewrapPath,
+    rootArguments: tools.rootArguments,
+    toolchain: tools.toolchain,
     boxId,
     egressSocketPath,
     devSocketPath: path.join(state.boxRunDirectory, 'dev.sock'),
