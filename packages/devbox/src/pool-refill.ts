@@ -40,10 +40,23 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
   const work = (async () => {
     try {
       await persistPool(state)
-      const box = await state.driver.provision(packType, { id })
-      // Ready once its page has loaded once: the app that claims it does not wait for Vite's
-      // first transforms and dependency bundling.
-      await warmDevServer(box.devServer.target()).catch(() => 0)
+      // After every user's start waiting (docs/architecture/devbox.md "Starts at once").
+      const box = await state.starts.run(
+        id,
+        async () => {
+          if (state.closed) return undefined
+          const provisioned = await state.driver.provision(packType, { id })
+          // Ready once its page has loaded once: the app that claims it does not wait for Vite's
+          // first transforms and dependency bundling.
+          await warmDevServer(provisioned.devServer.target()).catch(() => 0)
+          return provisioned
+        },
+        'background',
+      )
+      if (!box) {
+        state.records.delete(id)
+        return
+      }
       if (generation !== pack.generation) {
         state.records.delete(id)
         await destroyBoxQuietly(state, id)

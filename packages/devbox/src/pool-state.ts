@@ -1,6 +1,7 @@
 import type { Devbox, DevboxDriver, PackType } from './devbox-driver.ts'
 import { type DevboxLogger, silentLogger } from './logger.ts'
 import type { PoolPersistence, PoolRecord } from './pool-persistence.ts'
+import { createStartQueue, type StartQueue } from './start-queue.ts'
 
 export type DevboxPoolOptions = {
   driver: DevboxDriver
@@ -18,6 +19,8 @@ export type DevboxPoolOptions = {
    * provisioning spawns processes) with a new box's set-up. 0: at once.
    */
   refillDelayMs?: number
+  /** The server's box starts: the pool's provisions wait behind every user's (none: its own). */
+  starts?: StartQueue
 }
 
 /** The pool's boxes of one pack type. */
@@ -46,6 +49,7 @@ export type PoolState = {
   maxDelayMs: number
   maxConsecutiveFailures: number
   refillDelayMs: number
+  starts: StartQueue
   packs: Map<PackType, PackState>
   /** The boxes the pool owns, as persisted. */
   records: Map<string, PoolRecord>
@@ -68,6 +72,7 @@ export function createPoolState(options: DevboxPoolOptions): PoolState {
     maxDelayMs: options.retry?.maxDelayMs ?? 60_000,
     maxConsecutiveFailures: options.retry?.maxConsecutiveFailures ?? 5,
     refillDelayMs: options.refillDelayMs ?? 0,
+    starts: options.starts ?? createStartQueue(),
     packs: new Map(
       Object.entries(options.targets).map(([packType, target]) => [
         packType as PackType,

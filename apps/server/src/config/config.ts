@@ -146,6 +146,7 @@ const environmentSchema = z.object({
   DEVBOX_SANDBOX: z.enum(['auto', 'off']).default('auto'),
   DEVBOX_DISK: z.enum(['auto', 'measured']).default('auto'),
   DEVBOX_POOL_TARGET: z.coerce.number().int().min(0).max(50).default(2),
+  DEVBOX_MAX_STARTS: z.coerce.number().int().min(1).max(256).optional(),
   DEVBOX_CACHE_DIR: optionalText,
   DEVBOX_EGRESS: z.enum(['open', 'registry', 'none']).default('open'),
   DEVBOX_PIDS: z.coerce.number().int().min(16).max(100_000).default(256),
@@ -233,6 +234,8 @@ export type Config = {
     /** DEVBOX_DISK: `auto` gives each box a filesystem of its own where the machine allows it. */
     disk: 'auto' | 'measured'
     poolTarget: number
+    /** DEVBOX_MAX_STARTS: dev boxes starting at once, the others wait; none: one per CPU. */
+    maxStarts: number | undefined
     cacheDir: string | undefined
     egress: 'open' | 'registry' | 'none'
     limits: { pids: number; memoryMb: number; cpus: number; diskMb: number }
@@ -328,6 +331,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       sandbox: values.DEVBOX_SANDBOX,
       disk: values.DEVBOX_DISK,
       poolTarget: values.DEVBOX_POOL_TARGET,
+      maxStarts: values.DEVBOX_MAX_STARTS,
       cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
       egress: values.DEVBOX_EGRESS,
       limits: {

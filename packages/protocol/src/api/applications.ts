@@ -39,10 +39,15 @@ export const applicationListSchema = z.array(applicationSchema)
 
 /** `error` is set when the dev box could not be started: stop polling and tell the user. */
 /** `starting_preview`: the box exists and its dev server is starting again (after idling). */
+/**
+ * `queue_position`: the box waits for its turn to start, behind that many others (0: it is next);
+ * the builder shows it and keeps waiting (docs/architecture/devbox.md "Starts at once").
+ */
 export const editorReadySchema = z.object({
   ready: z.boolean(),
   error: z.string().optional(),
   starting_preview: z.boolean().optional(),
+  queue_position: z.number().int().min(0).optional(),
 })
 
 export const devboxTokenRequestSchema = z.object({

@@ -9,6 +9,7 @@ import { checkDependencySupport } from '@sprout/devbox/drivers/local/workspace/s
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
+import { createStartQueue, defaultStartSlots } from '@sprout/devbox/start-queue.ts'
 import type { Config } from '../../config/config.ts'
 import { type AppProcessSupportFor, createDevboxRuntime } from './devbox-runtime.ts'
 
@@ -68,6 +69,9 @@ export function createLocalDevboxRuntime(
       runtime.internalRequest(boxId, request, response),
     boxUid: config.devbox.boxUid,
   })
+  // One queue for every box start, the pool's after the users' (docs/architecture/devbox.md
+  // "Starts at once").
+  const starts = createStartQueue(config.devbox.maxStarts ?? defaultStartSlots())
   const pool = createDevboxPool({
     driver,
     // New apps start from the fullstack starter; old vite-react boxes open by their recorded type.
@@ -76,6 +80,7 @@ export function createLocalDevboxRuntime(
     persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
     // The claimed box's first preview loads go first (docs/architecture/devbox.md "Pool").
     refillDelayMs: poolRefillDelayMs,
+    starts,
   })
   const appServers = createAppServerManager({
     deploysDir: path.join(config.dataDir, 'deploys'),
@@ -94,6 +99,7 @@ export function createLocalDevboxRuntime(
     appServers,
     confinement,
     idleMs: config.devbox.idleMinutes * 60_000,
+    starts,
   })
   return runtime
 }

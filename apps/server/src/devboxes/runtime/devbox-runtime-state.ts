@@ -4,8 +4,8 @@ import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-man
 import type { Devbox, DevboxDriver, PackType } from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
+import type { StartQueue } from '@sprout/devbox/start-queue.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
-import type { Limiter } from './create-limiter.ts'
 import type { createUsageTracker } from './usage-tracker.ts'
 
 export type DevboxState = 'provisioning' | 'ready' | 'failed' | 'missing'
@@ -43,7 +43,14 @@ export type DevboxRuntimeState = {
   /** Boxes recorded before a restart and not opened yet: opened on first use (ensureOpen). */
   unopened: Map<string, { id: string; packType: PackType }>
   opening: Map<string, Promise<Devbox | undefined>>
-  openSlots: Limiter
+  /** The server's box starts (provisions, reopens), admitted a few at a time. */
+  starts: StartQueue
+  /** A start that failed is tried `attempts` times in all, waiting baseDelayMs, then twice that… */
+  startRetry: { attempts: number; baseDelayMs: number }
+  /** Failed boxes whose failure the builder was told: its next ask starts them again. */
+  failureReported: Set<string>
+  /** Failed boxes that were never built (a failed cold provision): started again from scratch. */
+  coldFailed: Set<string>
   /** Applications whose dev server was stopped for idleness, until it has started again. */
   suspended: Set<string>
   suspending: Map<string, Promise<void>>

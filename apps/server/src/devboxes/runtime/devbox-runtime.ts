@@ -10,15 +10,16 @@ import type {
 } from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxPool } from '@sprout/devbox/pool.ts'
+import { createStartQueue, type StartQueue } from '@sprout/devbox/start-queue.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { environmentChanged, environmentFor } from './app-environment.ts'
 import { attach } from './attach.ts'
-import { createLimiter } from './create-limiter.ts'
 import { destroyBox } from './destroy-box.ts'
 import type { AppProcessSupport, DevboxRuntimeState, DevboxState } from './devbox-runtime-state.ts'
 import { ensureOpen } from './ensure-open.ts'
 import { internalRequest } from './internal-request.ts'
 import { previewTarget } from './preview-target.ts'
+import { restartFailed } from './restart-failed.ts'
 import { startRuntime } from './start-runtime.ts'
 import { stopRuntime } from './stop-runtime.ts'
 import { createUsageTracker } from './usage-tracker.ts'
@@ -31,8 +32,6 @@ export type {
   DevboxState,
 } from './devbox-runtime-state.ts'
 
-/** Dev servers opened at once after a restart: more would only slow each other down. */
-const maxConcurrentOpens = 2
 /** How long a run waits for its box after a restart (a dev server's start timeout is 60 s). */
 const readyTimeoutMs = 90_000
 
@@ -75,6 +74,16 @@ export type DevboxRuntime = {
   previewTarget: (applicationId: string, timeoutMs: number) => Promise<DevServerTarget | undefined>
   /** The box's state; asking is a use, so a box not opened since the restart starts opening. */
   state: (applicationId: string) => DevboxState
+  /**
+   * Boxes waiting to start ahead of the application's (0: it is next), or undefined when its box
+   * does not wait (docs/architecture/devbox.md "Starts at once").
+   */
+  queuePosition: (applicationId: string) => number | undefined
+  /**
+   * The builder asks about a failed box: the first ask reports the failure (false), a later one
+   * (the builder opened again) starts the box again (true).
+   */
+  restartFailed: (applicationId: string) => boolean
   /** Whether the application's box is open, without opening it. */
   isOpen: (applicationId: string) => boolean
   /** Whether the application's box exists from before the restart and is not open yet. */
@@ -111,6 +120,10 @@ export type DevboxRuntimeOptions = {
    */
   idleMs?: number
   now?: () => number
+  /** The server's box starts, shared with the pool (DEVBOX_MAX_STARTS at once). */
+  starts?: StartQueue
+  /** Tests: a failed start's tries and first delay (3 tries, 2 s then 4 s apart). */
+  startRetry?: { attempts: number; baseDelayMs: number }
 }
 
 /** The runtime's state, and its verbs (one file each in this folder) bound to it. */
@@ -129,7 +142,10 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     states: new Map(),
     unopened: new Map(),
     opening: new Map(),
-    openSlots: createLimiter(maxConcurrentOpens),
+    starts: options.starts ?? createStartQueue(),
+    startRetry: options.startRetry ?? { attempts: 3, baseDelayMs: 2000 },
+    failureReported: new Set(),
+    coldFailed: new Set(),
     suspended: new Set(),
     suspending: new Map(),
     waking: new Map(),
@@ -156,6 +172,8 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
       if (unopened.has(applicationId)) void ensureOpen(state, applicationId)
       return state.states.get(applicationId) ?? 'missing'
     },
+    queuePosition: (applicationId) => state.starts.position(applicationId),
+    restartFailed: (applicationId) => restartFailed(state, applicationId),
     isOpen: (applicationId) => boxes.has(applicationId),
     isReopening: (applicationId) => unopened.has(applicationId),
     box: (applicationId) => {

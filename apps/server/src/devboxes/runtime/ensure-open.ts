@@ -5,7 +5,7 @@ import { markFailed } from './mark-failed.ts'
 
 /**
  * Opens a box recorded before the restart: after the pool's own boxes (so new applications
- * still open at once), at most `maxConcurrentOpens` at a time.
+ * still open at once), in its turn among the server's box starts.
  */
 export function ensureOpen(
   state: DevboxRuntimeState,
@@ -21,7 +21,7 @@ export function ensureOpen(
     state,
     (async () => {
       await state.poolStarted.catch(() => undefined)
-      return state.openSlots(async () => {
+      return state.starts.run(applicationId, async () => {
         if (!state.unopened.has(applicationId)) return state.boxes.get(applicationId)
         try {
           const env = await environmentFor(state, applicationId)

@@ -23,17 +23,20 @@ export function editorReadyRoutes(options: {
       requestContextOf({ db, origins }, context.var),
       context.req.param('id'),
     )
-    const state = devboxes.state(record.id)
-    if (state === 'failed') {
+    // Reported once; the builder opened again starts it again (docs/architecture/devbox.md
+    // "Starts at once").
+    if (devboxes.state(record.id) === 'failed' && !devboxes.restartFailed(record.id)) {
       return context.json({ ready: false, error: 'The dev box could not be started.' })
     }
-    // A box from before a restart reopens like an idle dev server starts again: it is no new app.
+    const state = devboxes.state(record.id)
     if (state !== 'ready') {
-      return context.json(
-        devboxes.isReopening(record.id)
-          ? { ready: false, starting_preview: true }
-          : { ready: false },
-      )
+      const position = devboxes.queuePosition(record.id)
+      // A box from before a restart reopens like an idle dev server starts again: no new app.
+      return context.json({
+        ready: false,
+        ...(devboxes.isReopening(record.id) ? { starting_preview: true } : {}),
+        ...(position === undefined ? {} : { queue_position: position }),
+      })
     }
     const ready = await devboxes.isEditorReady(record.id)
     return context.json(ready ? { ready } : { ready, starting_preview: true })

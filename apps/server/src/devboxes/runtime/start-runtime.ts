@@ -26,6 +26,8 @@ export async function startRuntime(state: DevboxRuntimeState) {
   for (const row of rows) {
     if (row.status === 'failed') {
       state.states.set(row.applicationId, 'failed')
+      // Told before the restart, or never: the builder's first ask starts it again.
+      state.failureReported.add(row.applicationId)
       continue
     }
     state.states.set(row.applicationId, 'provisioning')

@@ -58,6 +58,24 @@ describe('runCreateApplication (docs/product/applications.md)', () => {
     expect(flow.sendInitialMessage).not.toHaveBeenCalled()
   })
 
+  // Issue 29: fifty new apps at once; the 50th waited past 60 polls and got the timeout alert.
+  it('keeps waiting while the box waits its turn to start, saying how many are ahead', async () => {
+    const queued = Array.from({ length: 70 }, (_, index) => ({
+      ready: false,
+      queue_position: 69 - index,
+    }))
+    const flow = steps([...queued, { ready: false }, { ready: true }])
+    const progress: string[] = []
+    const id = await runCreateApplication(input, flow, {
+      onProgress: (step) => progress.push(step),
+    })
+    expect(id).toBe('app-1')
+    expect(flow.checkEditorReady).toHaveBeenCalledTimes(72)
+    expect(progress).toContain('Waiting for a dev box: 7 ahead of you...')
+    expect(progress).toContain('Waiting for a dev box: you are next...')
+    expect(progress.at(-1)).toBe('Opening the editor...')
+  })
+
   it('stops polling at once when the dev box failed', async () => {
     const flow = steps([
       { ready: false },

@@ -18,7 +18,14 @@ export const createProgressMessages = {
   opening: 'Opening the editor...',
 } as const
 
-export type CreateProgress = (typeof createProgressMessages)[keyof typeof createProgressMessages]
+/** A burst of new apps: the box waits its turn to start (docs/architecture/devbox.md "Starts at once"). */
+export function waitingForDevbox(position: number) {
+  return `Waiting for a dev box: ${position === 0 ? 'you are next' : `${position} ahead of you`}...` as const
+}
+
+export type CreateProgress =
+  | (typeof createProgressMessages)[keyof typeof createProgressMessages]
+  | ReturnType<typeof waitingForDevbox>
 
 /** Creating failed; `alertMessage` is the alert to show, `applicationId` set if created. */
 export class CreateApplicationError extends Error {
@@ -76,6 +83,7 @@ export async function runCreateApplication(
     await waitForEditorReady({
       check: (pollSignal) => steps.checkEditorReady(id, pollSignal),
       signal,
+      onQueued: (position) => onProgress?.(waitingForDevbox(position)),
       ...steps.wait,
     })
     onProgress?.(createProgressMessages.sendingMessage)

@@ -20,6 +20,8 @@ export type WaitForEditorReadyOptions = {
   maxPolls?: number
   intervalMs?: number
   sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>
+  /** The box waits its turn to start, behind `position` others. */
+  onQueued?: (position: number) => void
 }
 
 function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
@@ -39,7 +41,8 @@ function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<voi
 
 /**
  * Asks once a second, up to 60 times (docs/product/applications.md), until the editor answers
- * ready.
+ * ready. An answer that the box waits its turn to start (`queue_position`) is not counted: a burst
+ * of new apps degrades into waiting, not into a timeout.
  */
 export async function waitForEditorReady({
   check,
@@ -47,11 +50,16 @@ export async function waitForEditorReady({
   maxPolls = EDITOR_READY_MAX_POLLS,
   intervalMs = EDITOR_READY_POLL_INTERVAL_MS,
   sleep = abortableSleep,
+  onQueued,
 }: WaitForEditorReadyOptions): Promise<void> {
   for (let poll = 1; poll <= maxPolls; poll += 1) {
     const readiness = await check(signal)
     if (readiness.error) throw new EditorFailedError(readiness.error)
     if (readiness.ready) return
+    if (readiness.queue_position !== undefined) {
+      onQueued?.(readiness.queue_position)
+      poll -= 1
+    }
     if (poll < maxPolls) await sleep(intervalMs, signal)
   }
   throw new EditorReadyTimeoutError(`The editor was not ready after ${maxPolls} polls.`)

@@ -35,4 +35,15 @@ describe('PreviewPane', () => {
     const container = renderPane({ previewUrl, readiness: { ready: false } })
     expect(container.querySelector('[role="status"]')?.textContent).toContain('Starting your app…')
   })
+
+  // Issue 29: fifty new apps at once; each builder says where its box is in the line.
+  it("says 'Waiting for a dev box…' with the boxes ahead while its start waits its turn", () => {
+    const container = renderPane({ previewUrl, readiness: { ready: false, queue_position: 7 } })
+    const status = container.querySelector('[role="status"]')?.textContent
+    expect(status).toContain('Waiting for a dev box…')
+    expect(status).toContain('7 ahead of you.')
+    expect(container.querySelector('[role="alert"]')).toBeNull()
+    const next = renderPane({ previewUrl, readiness: { ready: false, queue_position: 0 } })
+    expect(next.querySelector('[role="status"]')?.textContent).toContain('You are next.')
+  })
 })

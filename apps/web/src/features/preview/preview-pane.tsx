@@ -17,7 +17,13 @@ export type PreviewPaneProps = {
    * preview…' when the box exists and its dev server starts again after idling. Unknown (the first
    * answer is on its way): 'Opening the preview…', so an idle app never flashes the new app's text.
    */
-  readiness?: { ready: boolean; error?: string; starting_preview?: boolean }
+  readiness?: {
+    ready: boolean
+    error?: string
+    starting_preview?: boolean
+    /** Boxes starting before this one (a burst of new apps): 'Waiting for a dev box…'. */
+    queue_position?: number
+  }
   /** More toolbar buttons, e.g. the admin's deploy button. */
   actions?: ReactNode
   /** Under the preview, e.g. the compact error list. */
@@ -72,6 +78,12 @@ export function PreviewPane({
     body = (
       <PreviewMessage title="Your app could not start" tone="error">
         {readiness.error}
+      </PreviewMessage>
+    )
+  } else if (!ready && readiness.queue_position !== undefined) {
+    body = (
+      <PreviewMessage title="Waiting for a dev box…" busy>
+        {queueText(readiness.queue_position)} It starts by itself when its turn comes.
       </PreviewMessage>
     )
   } else if (!ready && readiness.starting_preview) {
@@ -133,6 +145,11 @@ export function PreviewPane({
       </div>
     </aside>
   )
+}
+
+/** '7 ahead of you.', 'You are next.' */
+export function queueText(position: number) {
+  return position === 0 ? 'You are next.' : `${position} ahead of you.`
 }
 
 function PreviewMessage({
