@@ -13,6 +13,8 @@ export function addressRefusal(
   isRegistry = false,
 ): string | undefined {
   if (addresses.length === 0) return `the name ${hostname} resolves to no address`
+  // At connect time: the caller connects to the checked address right after this answer.
+  hostAddresses.refresh()
   const forbidden = addresses.find(isRegistry ? isNeverReachableAddress : isForbiddenAddress)
   if (forbidden !== undefined) {
     return `${hostname} resolves to a local or private address (${forbidden}), which dev boxes may not reach`

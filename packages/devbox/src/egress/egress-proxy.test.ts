@@ -187,6 +187,26 @@ describe('egress proxy', () => {
     expect(await proxy.decide('public.test', 443)).toMatchObject({ allowed: true })
   })
 
+  it('refuses an address the moment it becomes this machine’s, not at the next reading (issue 29)', async () => {
+    let own = ['11.22.33.44']
+    const proxy = createEgressProxy({
+      policy: 'open',
+      registryUrl: 'https://registry.npmjs.org/',
+      logger: silentLogger,
+      lookup: async () => ['55.66.77.88'],
+      // Trusted for an hour between connections: only a reading at connect time can see it.
+      hostAddresses: createHostAddresses({ readAddresses: () => own, maxAgeMs: 3_600_000 }),
+    })
+    expect(await proxy.decide('new.test', 443)).toMatchObject({ allowed: true })
+    own = ['11.22.33.44', '55.66.77.88']
+    for (const target of ['new.test', '55.66.77.88']) {
+      expect(await proxy.decide(target, 443), target).toMatchObject({
+        allowed: false,
+        reason: expect.stringContaining('an address of this machine'),
+      })
+    }
+  })
+
   it('refuses the real interfaces’ addresses, loopback or not', async () => {
     const proxy = createEgressProxy({
       policy: 'open',
