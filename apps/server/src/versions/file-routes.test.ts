@@ -228,6 +228,22 @@ describe('the Code tab: file tree, read, save, edit versions', { timeout: 180_00
     expect(outside.output).not.toContain('outside.txt')
   })
 
+  it('refuses a name over 255 bytes (multi-byte characters counted in bytes) with 400 and the limit', async () => {
+    // 86 characters, 258 bytes: under every character limit, over Linux's NAME_MAX.
+    const name = '€'.repeat(86)
+    for (const attack of [name, `src/${name}`, `src/${name}/App.tsx`]) {
+      for (const answer of [
+        await tree(attack),
+        await open(attack),
+        await save({ path: attack, content: 'x' }),
+      ]) {
+        expect(answer.status, attack).toBe(400)
+        expect(JSON.stringify(answer.body)).toContain('at most 255 bytes')
+      }
+    }
+    expect((await tree('src')).body.entries.map((entry) => entry.name)).not.toContain(name)
+  })
+
   it('refuses malformed bodies with 400 and changes nothing', async () => {
     const before = await box().files.read('src/App.tsx')
     for (const body of [

@@ -178,3 +178,40 @@ describe.skipIf(!runsAsRoot)('with an owner (needs root, to chown)', () => {
     await owned.delete('src/root-owned.ts')
   })
 })
+
+describe('names and paths past Linux limits, counted in bytes', () => {
+  // 86 characters of 3 bytes: 258 bytes, over NAME_MAX (255) though short in characters.
+  const longName = '€'.repeat(86)
+  // 17 folders of 240 bytes: 4097 bytes in all, every name within its own limit.
+  const longPath = Array.from({ length: 17 }, (_, index) => `${index}`.padEnd(121, 'é')).join('/')
+
+  it('refuses a name over 255 bytes in every call, with the limit, and writes nothing', async () => {
+    const calls = [
+      () => files.read(`src/${longName}`),
+      () => files.write(`src/${longName}/App.tsx`, 'x'),
+      () => files.delete(longName),
+      () => files.list(longName),
+      () => files.search({ pattern: 'x', path: longName }),
+    ]
+    for (const call of calls) {
+      const error = await call().catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(WorkspacePathError)
+      expect((error as Error).message).toContain('at most 255 bytes')
+    }
+    expect(await readdir(path.join(workspace, 'src'))).not.toContain(longName)
+  })
+
+  it('refuses a whole path over 4096 bytes, with the limit, and writes nothing', async () => {
+    const error = await files.write(longPath, 'x').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(WorkspacePathError)
+    expect((error as Error).message).toContain('at most 4096 bytes')
+    expect(await readdir(workspace)).not.toContain(longPath.split('/')[0])
+  })
+
+  it('takes a name of exactly 255 bytes', async () => {
+    const name = `src/${'€'.repeat(85)}`
+    await files.write(name, 'fits\n')
+    expect(await files.read(name)).toBe('fits\n')
+    await files.delete(name)
+  })
+})

@@ -12,6 +12,35 @@ export type ResolvedWorkspacePath = {
 
 const encodedSeparatorOrDot = /%(2e|2f|5c|00)/i
 
+/** Linux's limits, in bytes of UTF-8 (NAME_MAX, PATH_MAX): past them a call fails ENAMETOOLONG. */
+export const NAME_MAX_BYTES = 255
+export const PATH_MAX_BYTES = 4096
+
+/** A long name shown in a message: its start only. */
+const shortened = (text: string) =>
+  JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)
+
+export function nameTooLongError(name: string): WorkspacePathError {
+  return new WorkspacePathError(
+    `The name ${shortened(name)} is ${Buffer.byteLength(name, 'utf8')} bytes long; a file or folder name can be at most ${NAME_MAX_BYTES} bytes (UTF-8), use a shorter name`,
+  )
+}
+
+export function pathTooLongError(requestedPath: string): WorkspacePathError {
+  return new WorkspacePathError(
+    `The path ${shortened(requestedPath)} is too long; a path can be at most ${PATH_MAX_BYTES} bytes (UTF-8) with the workspace's own folder, use a shorter one`,
+  )
+}
+
+/** Refuses a name or a whole path past Linux's limits, with the limit, before any call fails. */
+function checkLengths(requestedPath: string, components: string[]) {
+  if (Buffer.byteLength(requestedPath, 'utf8') >= PATH_MAX_BYTES) {
+    throw pathTooLongError(requestedPath)
+  }
+  const long = components.find((name) => Buffer.byteLength(name, 'utf8') > NAME_MAX_BYTES)
+  if (long !== undefined) throw nameTooLongError(long)
+}
+
 /**
  * The names on the way from the workspace root to `requestedPath`, normalised (`[]` for the root).
  * Refuses absolute paths, `..` leaving the workspace, encoded separators and NUL bytes; what is
@@ -41,7 +70,11 @@ export function workspacePathComponents(requestedPath: string): string[] {
   }
   const normalized = path.posix.normalize(requestedPath === '' ? '.' : requestedPath)
   if (normalized === '..' || normalized.startsWith('../')) throw outsideWorkspaceError(shown)
-  return normalized.split('/').filter((component) => component !== '' && component !== '.')
+  const components = normalized
+    .split('/')
+    .filter((component) => component !== '' && component !== '.')
+  checkLengths(requestedPath, components)
+  return components
 }
 
 export function outsideWorkspaceError(shown: string): WorkspacePathError {
@@ -69,6 +102,11 @@ export async function resolveWorkspacePath(
   requestedPath: string,
 ): Promise<ResolvedWorkspacePath> {
   const components = workspacePathComponents(requestedPath)
+  // With the workspace's own folder in front, the whole path must still be one Linux takes.
+  const absolutePath = path.join(workspaceRealPath, ...components)
+  if (Buffer.byteLength(absolutePath, 'utf8') >= PATH_MAX_BYTES) {
+    throw pathTooLongError(requestedPath)
+  }
   let current = workspaceRealPath
   let deepestExisting = workspaceRealPath
   let kind: ResolvedWorkspacePath['kind'] = 'directory'
@@ -95,7 +133,7 @@ export async function resolveWorkspacePath(
     throw outsideWorkspaceError(JSON.stringify(requestedPath))
   }
   return {
-    absolutePath: path.join(workspaceRealPath, ...components),
+    absolutePath,
     relativePath: components.join('/'),
     kind,
   }
