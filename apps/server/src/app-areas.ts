@@ -47,9 +47,10 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
   const mailer = createMailer({ database, config })
   const signUpRules = createSignUpRules({ db, settings, config })
   const setupLink = createSetupLink({ db, settings })
-  const auth = createAuth({ config, db, secret: authSecret, mailer, signUpRules, setupLink })
-  const authCache = createAuthCache(database)
   const userStreams = createUserStreams(database)
+  const secret = authSecret
+  const auth = createAuth({ config, db, secret, mailer, signUpRules, setupLink, userStreams })
+  const authCache = createAuthCache(database)
   // docs/product/auth.md "Single sign-on": the admin's configuration over OIDC_*.
   const singleSignOn = createSingleSignOn({ auth, settings, keyring: vaultKeyring, config })
   const vault = createVault({ database, keyring: vaultKeyring })

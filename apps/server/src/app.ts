@@ -151,9 +151,10 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     deletingApplication: lifecycle.deleting,
     deletingConversation: stopRun,
   }
+  const { authCache, userStreams } = areas
   app.route(
     '/',
-    accountRoutes({ db, origins, config, authCache: areas.authCache, lifecycle: accountLifecycle }),
+    accountRoutes({ db, origins, config, authCache, userStreams, lifecycle: accountLifecycle }),
   )
   app.route('/', editorReadyRoutes({ db, origins, memberships, devboxes }))
   app.route('/', deployRoutes({ db, origins, memberships, devboxes, deploysDir }))

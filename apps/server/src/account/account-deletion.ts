@@ -104,12 +104,17 @@ export async function describeAccountDeletion(context: AccountContext): Promise<
 }
 
 /**
- * Deletes the account once `confirm` is its email: its sessions first (nothing new starts), then
- * the applications of the organizations it alone belongs to through their own deletion path, those
- * organizations, and the user (memberships and sign-in accounts cascade).
+ * Deletes the account once `confirm` is its email: its sessions first (nothing new starts; their
+ * streams end through `endSessions`), then the applications of the organizations it alone belongs
+ * to through their own deletion path, those organizations, and the user (memberships and sign-in
+ * accounts cascade).
  */
 export async function deleteAccount(
-  context: AccountContext & { origins: Origins; lifecycle: AccountLifecycle },
+  context: AccountContext & {
+    origins: Origins
+    lifecycle: AccountLifecycle
+    endSessions: (sessionIds: string[]) => Promise<void>
+  },
   confirm: string,
 ): Promise<void> {
   const { db, userId } = context
@@ -122,7 +127,11 @@ export async function deleteAccount(
   if (plan.blockingOrganizations.length > 0) {
     throw conflict(soleOwnerMessage(plan.blockingOrganizations.map((entry) => entry.name)))
   }
-  await db.delete(session).where(eq(session.userId, userId))
+  const ended = await db
+    .delete(session)
+    .where(eq(session.userId, userId))
+    .returning({ id: session.id })
+  await context.endSessions(ended.map((row) => row.id))
   const deletedIds = plan.deletedOrganizations.map((entry) => entry.id)
   if (deletedIds.length > 0) {
     const owned = await db

@@ -2,6 +2,7 @@ import type { Database } from '@sprout/db/database.ts'
 import { deleteAccountRequestSchema } from '@sprout/protocol/api/account.ts'
 import { Hono } from 'hono'
 import type { AuthCache } from '../auth/auth-cache.ts'
+import type { UserStreams } from '../auth/user-streams.ts'
 import type { Config } from '../config/config.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import type { Origins } from '../http/origins.ts'
@@ -23,6 +24,7 @@ export type AccountRoutesOptions = {
   origins: Origins
   config: Pick<Config, 'mail'>
   authCache: Pick<AuthCache, 'flush'>
+  userStreams: Pick<UserStreams, 'endSessions'>
   lifecycle: AccountLifecycle
 }
 
@@ -31,7 +33,12 @@ export type AccountRoutesOptions = {
  * here because better-auth's list carries every session's token.
  */
 export function accountRoutes(options: AccountRoutesOptions) {
-  const { db, origins, config, authCache, lifecycle } = options
+  const { db, origins, config, authCache, userStreams, lifecycle } = options
+  // Sessions gone: none is served from the cache, and their open streams end.
+  const endSessions = async (sessionIds: string[]) => {
+    await authCache.flush()
+    await userStreams.endSessions(sessionIds)
+  }
   const app = new Hono<AppEnv>()
   const contextOf = (variables: AppEnv['Variables']): AccountContext => ({
     db,
@@ -50,8 +57,7 @@ export function accountRoutes(options: AccountRoutesOptions) {
   )
 
   app.delete('/api/account/sessions/:id', async (context) => {
-    await revokeAccountSession(contextOf(context.var), context.req.param('id'))
-    await authCache.flush()
+    await endSessions(await revokeAccountSession(contextOf(context.var), context.req.param('id')))
     return context.json({ success: true })
   })
 
@@ -62,7 +68,8 @@ export function accountRoutes(options: AccountRoutesOptions) {
   app.delete('/api/account', async (context) => {
     const input = await parseJsonBody(context, deleteAccountRequestSchema)
     try {
-      await deleteAccount({ ...contextOf(context.var), origins, lifecycle }, input.confirm)
+      const deletion = { ...contextOf(context.var), origins, lifecycle, endSessions }
+      await deleteAccount(deletion, input.confirm)
     } finally {
       // Sessions may be gone even when a later step failed.
       await authCache.flush()

@@ -57,11 +57,18 @@ export async function listAccountSessions(context: AccountContext): Promise<Acco
     .sort((first, second) => Number(second.current) - Number(first.current))
 }
 
-/** Ends one of the caller's sessions; another user's session id is a 404, as an unknown one. */
-export async function revokeAccountSession(context: AccountContext, sessionId: string) {
+/**
+ * Ends one of the caller's sessions; another user's session id is a 404, as an unknown one.
+ * Resolves to the ended session's id (for its streams to end).
+ */
+export async function revokeAccountSession(
+  context: AccountContext,
+  sessionId: string,
+): Promise<string[]> {
   const deleted = await context.db
     .delete(session)
     .where(and(eq(session.id, sessionId), eq(session.userId, context.userId)))
     .returning({ id: session.id })
   if (deleted.length === 0) throw notFound(ACCOUNT_SESSION_NOT_FOUND)
+  return deleted.map((row) => row.id)
 }

@@ -17,6 +17,7 @@ import { mailFlows } from './mail-flows.ts'
 import type { SetupLink } from './setup-link.ts'
 import type { SignUpRulesService } from './sign-up-rules.ts'
 import { singleSignOnPlugins } from './single-sign-on.ts'
+import type { UserStreams } from './user-streams.ts'
 
 export type AuthOptions = {
   config: Pick<
@@ -28,6 +29,7 @@ export type AuthOptions = {
   mailer: Pick<Mailer, 'configured' | 'enqueue'>
   signUpRules: Pick<SignUpRulesService, 'refusal'>
   setupLink: Pick<SetupLink, 'isValid' | 'claim'>
+  userStreams: Pick<UserStreams, 'endSessions'>
 }
 
 /**
@@ -48,7 +50,8 @@ const platformAdminRoles = {
 }
 
 /** better-auth with the plugins Sprout relies on: organizations, platform admin, bearer and JWT. */
-export function createAuth({ config, db, secret, mailer, signUpRules, setupLink }: AuthOptions) {
+export function createAuth(options: AuthOptions) {
+  const { config, db, secret, mailer, signUpRules, setupLink, userStreams } = options
   const isPersonal = async (organizationId: string) => {
     const rows = await db
       .select({ isPersonal: schema.organization.isPersonal })
@@ -75,7 +78,12 @@ export function createAuth({ config, db, secret, mailer, signUpRules, setupLink 
       cookiePrefix: 'sprout',
       database: { generateId: () => randomUUID() },
     },
-    databaseHooks: accountHooks({ config, db, signUpRules, setupLink }),
+    databaseHooks: {
+      ...accountHooks({ config, db, signUpRules, setupLink }),
+      // Each session better-auth deletes (sign-out, revoking the others, a password reset or
+      // change) ends its open streams; user-streams.ts says every other way a session ends.
+      session: { delete: { after: (ended) => userStreams.endSessions([ended.id]) } },
+    },
     hooks: signUpRequestHooks({ config, db, signUpRules, setupLink }),
     plugins: [
       organization({
@@ -113,9 +121,15 @@ export function createAuth({ config, db, secret, mailer, signUpRules, setupLink 
       bearer(),
       ...singleSignOnPlugins(config),
       // Short-lived tokens are issued on request (GET /api/auth/token), not on every session read.
+      // The token names its session, so it opens nothing once the session has ended.
       jwt({
         disableSettingJwtHeader: true,
-        jwt: { expirationTime: '5m', issuer: config.publicUrl, audience: config.publicUrl },
+        jwt: {
+          expirationTime: '5m',
+          issuer: config.publicUrl,
+          audience: config.publicUrl,
+          definePayload: ({ session }) => ({ sid: session.id }),
+        },
       }),
     ],
   })

@@ -12,8 +12,8 @@ async function waitFor(condition: () => boolean, what: string) {
   }
 }
 
-// Two server processes on one database, as two instances on one handle: what one signs out, the
-// other ends too (docs/product/admin.md "Users tab").
+// Two server processes on one database, as two instances on one handle: a session ended in one
+// ends its streams in the other too (docs/product/admin.md "Users tab").
 describe('user streams across processes', () => {
   let database: DatabaseHandle
   let here: UserStreams
@@ -31,32 +31,43 @@ describe('user streams across processes', () => {
     await database.close()
   })
 
-  it('ends the user’s streams in every process, and only theirs', async () => {
+  const ada = (sessionId: string) => ({ userId: 'ada', sessionId })
+
+  it('ends the ended sessions’ streams in every process, and only theirs', async () => {
     const closed: string[] = []
-    here.hold('ada', () => closed.push('ada here'))
-    there.hold('ada', () => closed.push('ada there'))
-    const releaseOther = there.hold('bob', () => closed.push('bob there'))
-    const before = Date.now()
-    await here.closeAll('ada')
-    expect(closed).toContain('ada here')
-    await waitFor(() => closed.includes('ada there'), 'the other process')
-    expect(closed.sort()).toEqual(['ada here', 'ada there'])
+    here.hold(ada('laptop'), () => closed.push('laptop here'))
+    there.hold(ada('laptop'), () => closed.push('laptop there'))
+    there.hold(ada('phone'), () => closed.push('phone there'))
+    const releaseOther = there.hold({ userId: 'bob', sessionId: 'bob' }, () => closed.push('bob'))
+    await here.endSessions(['laptop'])
+    expect(closed).toContain('laptop here')
+    await waitFor(() => closed.includes('laptop there'), 'the other process')
+    expect(closed.sort()).toEqual(['laptop here', 'laptop there'])
     expect([here.openCount('ada'), there.openCount('ada'), there.openCount('bob')]).toEqual([
-      0, 0, 1,
+      0, 1, 1,
     ])
-    expect(there.signedOutSince('ada', before)).toBe(true)
-    expect(there.signedOutSince('bob', 0)).toBe(false)
+    expect(await there.isLive('laptop')).toBe(false)
     releaseOther()
     expect(there.openCount('bob')).toBe(0)
   })
 
+  it('ends at once a stream that registers after its session ended', async () => {
+    await here.endSessions(['tablet'])
+    let closes = 0
+    here.hold(ada('tablet'), () => {
+      closes += 1
+    })
+    expect(closes).toBe(1)
+    expect(here.openCount('ada')).toBe(0)
+  })
+
   it('forgets a stream once it ended on its own', async () => {
     let closes = 0
-    const release = here.hold('cleo', () => {
+    const release = here.hold({ userId: 'cleo', sessionId: 'cleo' }, () => {
       closes += 1
     })
     release()
-    await here.closeAll('cleo')
+    await here.endSessions(['cleo'])
     expect(closes).toBe(0)
   })
 })

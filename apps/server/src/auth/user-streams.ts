@@ -1,45 +1,62 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { session } from '@sprout/db/schema/auth.ts'
+import { and, eq, gt } from 'drizzle-orm'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 
 const channel = 'sprout_user_streams'
 /** Longer than a listen token lives (GET /api/auth/token: 5 minutes). */
-const signedOutMemoryMs = 6 * 60_000
+const endedMemoryMs = 6 * 60_000
+/** Session ids per NOTIFY, well under PostgreSQL's 8,000-byte payload. */
+const idsPerNotice = 100
 
 export type UserStreams = ReturnType<typeof createUserStreams>
 
+/** The session a stream was opened with. */
+export type StreamOwner = { userId: string; sessionId: string }
+
 /**
- * The live streams each user holds open in this process (the builder's and the exploration's).
- * Signing a user out everywhere, or banning them, ends them in every process at once (NOTIFY): the
- * browser reconnects, its token call answers 401 and it goes to sign-in (docs/product/admin.md
- * "Users tab").
+ * The live streams open in this process (the builder's and the exploration's), by the session that
+ * opened them. Every way a session ends — signing out, revoking it or the others, a password reset
+ * or change, deleting the account, an admin's 'Sign out everywhere' or ban — ends its streams in
+ * every process at once (NOTIFY): the browser reconnects, its token call answers 401 and it goes
+ * to sign-in (docs/product/admin.md "Users tab").
  */
 export function createUserStreams(database: DatabaseHandle) {
   const instanceId = randomUUID()
-  const streams = new Map<string, Set<() => void>>()
+  const streams = new Map<string, { userId: string; closers: Set<() => void> }>()
   let stopListening: (() => Promise<void>) | undefined
 
-  // When each user was last signed out, kept as long as a listen token lives (5 minutes).
-  const signedOut = new Map<string, number>()
-  const closeLocal = (userId: string) => {
+  // Sessions ended lately, kept as long as a listen token lives: a stream that registers just
+  // after its session ended (its check passed before) is ended at once.
+  const ended = new Map<string, number>()
+  const endLocal = (sessionIds: readonly string[]) => {
     const now = Date.now()
-    for (const [id, at] of signedOut) if (now - at > signedOutMemoryMs) signedOut.delete(id)
-    signedOut.set(userId, now)
-    const closers = streams.get(userId)
-    streams.delete(userId)
-    for (const close of closers ?? []) close()
+    for (const [id, at] of ended) if (now - at > endedMemoryMs) ended.delete(id)
+    for (const sessionId of sessionIds) {
+      ended.set(sessionId, now)
+      const held = streams.get(sessionId)
+      streams.delete(sessionId)
+      for (const close of held?.closers ?? []) close()
+    }
   }
 
   /** Registers an open stream and how to end it; returns its release, for when it ends. */
-  const hold = (userId: string, close: () => void): (() => void) => {
-    const closers = streams.get(userId) ?? new Set()
-    closers.add(close)
-    streams.set(userId, closers)
+  const hold = (owner: StreamOwner, close: () => void): (() => void) => {
+    if (ended.has(owner.sessionId)) {
+      close()
+      return () => {}
+    }
+    const held = streams.get(owner.sessionId) ?? { userId: owner.userId, closers: new Set() }
+    held.closers.add(close)
+    streams.set(owner.sessionId, held)
     return () => {
-      closers.delete(close)
-      if (closers.size === 0 && streams.get(userId) === closers) streams.delete(userId)
+      held.closers.delete(close)
+      if (held.closers.size === 0 && streams.get(owner.sessionId) === held) {
+        streams.delete(owner.sessionId)
+      }
     }
   }
 
@@ -47,28 +64,42 @@ export function createUserStreams(database: DatabaseHandle) {
     hold,
     /**
      * Holds the response a listen route is about to stream (Node's, written by sse-response.ts)
-     * until it ends; signing the user out destroys it. In-process requests (tests) have none.
+     * until it ends; ending its session destroys it. In-process requests (tests) have none.
      */
-    holdResponse: (userId: string, context: Context<AppEnv>): (() => void) => {
+    holdResponse: (owner: StreamOwner, context: Context<AppEnv>): (() => void) => {
       const outgoing = context.env?.outgoing as ServerResponse | undefined
       if (!outgoing) return () => {}
-      return hold(userId, () => outgoing.destroy())
+      return hold(owner, () => outgoing.destroy())
     },
-    /** Ends every stream of the user, here and in the other processes. */
-    closeAll: async (userId: string) => {
-      closeLocal(userId)
-      await database.notify(channel, `${instanceId} ${userId}`)
+    /** Ends the streams of these sessions (their rows already gone), here and in every process. */
+    endSessions: async (sessionIds: readonly string[]) => {
+      if (sessionIds.length === 0) return
+      endLocal(sessionIds)
+      for (let start = 0; start < sessionIds.length; start += idsPerNotice) {
+        const ids = sessionIds.slice(start, start + idsPerNotice)
+        await database.notify(channel, `${instanceId} ${ids.join(' ')}`)
+      }
     },
-    openCount: (userId: string) => streams.get(userId)?.size ?? 0,
-    /** Whether the user was signed out everywhere at or after `time` (ms), as far as this process heard. */
-    signedOutSince: (userId: string, time: number) => {
-      const at = signedOut.get(userId)
-      return at !== undefined && at >= time
+    /** Whether the session still exists and has not expired (a listen token names its session). */
+    isLive: async (sessionId: string): Promise<boolean> => {
+      if (ended.has(sessionId)) return false
+      const rows = await database.db
+        .select({ id: session.id })
+        .from(session)
+        .where(and(eq(session.id, sessionId), gt(session.expiresAt, new Date())))
+        .limit(1)
+      return rows.length > 0
+    },
+    /** How many streams the user holds open in this process. */
+    openCount: (userId: string) => {
+      let count = 0
+      for (const held of streams.values()) if (held.userId === userId) count += held.closers.size
+      return count
     },
     start: async () => {
       stopListening = await database.listen(channel, (payload) => {
-        const [sender, userId] = payload.split(' ')
-        if (sender !== instanceId && userId) closeLocal(userId)
+        const [sender, ...sessionIds] = payload.split(' ')
+        if (sender !== instanceId && sessionIds.length > 0) endLocal(sessionIds)
       })
     },
     stop: async () => {

@@ -32,7 +32,7 @@ export function conversationListenRoutes(options: {
   authCache: AuthCache
   runtime: ConversationRuntime
   devboxes: DevboxRuntime
-  /** Ends the stream when its user is signed out everywhere or banned. */
+  /** Ends the stream when its session ends (signed out, revoked, reset, banned…). */
   userStreams: UserStreams
 }) {
   const { db, auth, runtime } = options
@@ -40,23 +40,23 @@ export function conversationListenRoutes(options: {
   const verifyToken = createListenTokenVerifier(auth, options.config.publicUrl)
   const app = new Hono<AppEnv>()
 
-  const userIdOf = async (context: Context<AppEnv>, token: string | undefined) => {
+  const ownerOf = async (context: Context<AppEnv>, token: string | undefined) => {
     if (token === undefined) {
       await session(context, async () => {})
-      return context.var.user.id
+      return { userId: context.var.user.id, sessionId: context.var.session.id }
     }
     const claims = await verifyToken(token)
-    // A token issued before its user was signed out everywhere (or banned) opens nothing; `iat`
-    // counts whole seconds, so one of the same second still does.
-    if (!claims || options.userStreams.signedOutSince(claims.userId, claims.issuedAt + 1000)) {
+    // A token whose session has ended (however it ended) opens nothing.
+    if (!claims || !(await options.userStreams.isLive(claims.sessionId))) {
       throw unauthorized('Invalid or expired listen token')
     }
-    return claims.userId
+    return claims
   }
 
   app.get('/api/demo/applications/:id/listen', async (context) => {
     const query = parseQuery(context, listenQuerySchema)
-    const userId = await userIdOf(context, query.token)
+    const owner = await ownerOf(context, query.token)
+    const { userId } = owner
     const conversation = await findConversationOfApplication(
       db,
       context.req.param('id'),
@@ -72,7 +72,7 @@ export function conversationListenRoutes(options: {
     if (!conversation || !membership) throw notFound('Conversation not found')
     // An open builder keeps its app's dev server from idling (docs/architecture/devbox.md).
     const releaseBox = options.devboxes.hold(context.req.param('id'))
-    const releaseStream = options.userStreams.holdResponse(userId, context)
+    const releaseStream = options.userStreams.holdResponse(owner, context)
     const release = () => {
       releaseBox()
       releaseStream()

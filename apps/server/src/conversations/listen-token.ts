@@ -1,7 +1,8 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify } from 'jose'
 import type { Auth } from '../auth/auth.ts'
 
-export type ListenTokenClaims = { userId: string; issuedAt: number }
+/** Who the token is for and the session it was minted by (auth.ts `definePayload`). */
+export type ListenTokenClaims = { userId: string; sessionId: string }
 
 const keysMaxAgeMs = 5 * 60_000
 /** A token signed with a key this process has not seen makes it reload the keys, at most this often. */
@@ -10,8 +11,7 @@ const reloadMinIntervalMs = 1_000
 /**
  * Verifies the short-lived JWTs of GET /api/auth/token (better-auth's jwt plugin) against its
  * public keys, kept in memory: the listen route is hit on every reconnect. Issuer and audience
- * must be PUBLIC_URL. Resolves to the user id and when it was issued (ms), or undefined for any
- * invalid token.
+ * must be PUBLIC_URL. Resolves to the user and session ids, or undefined for any invalid token.
  */
 export function createListenTokenVerifier(auth: Auth, publicUrl: string) {
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined
@@ -26,8 +26,10 @@ export function createListenTokenVerifier(auth: Auth, publicUrl: string) {
 
   const verify = async (token: string, keys: ReturnType<typeof createLocalJWKSet>) => {
     const { payload } = await jwtVerify(token, keys, { issuer: publicUrl, audience: publicUrl })
+    const sessionId = payload.sid
     if (typeof payload.sub !== 'string' || payload.sub === '') return undefined
-    return { userId: payload.sub, issuedAt: (payload.iat ?? 0) * 1000 }
+    if (typeof sessionId !== 'string' || sessionId === '') return undefined
+    return { userId: payload.sub, sessionId }
   }
 
   return async (token: string): Promise<ListenTokenClaims | undefined> => {

@@ -53,10 +53,10 @@ async function requireUser(context: Pick<AdminUsersContext, 'db' | 'config'>, us
   return found
 }
 
-/** Ends every session of the user and the live streams of their open tabs, in every process. */
-async function endSessions(context: AdminUsersContext, userId: string) {
+/** After the sessions' rows went: none is served from the cache, their open tabs' streams end. */
+async function endSessions(context: AdminUsersContext, ended: { id: string }[]) {
   await context.authCache.flush()
-  await context.userStreams.closeAll(userId)
+  await context.userStreams.endSessions(ended.map((row) => row.id))
 }
 
 /** Makes the user an admin or takes it away; never from the last admin. */
@@ -99,7 +99,7 @@ export async function banUser(
   reason: string,
 ): Promise<AdminUser> {
   const { db, config } = context
-  await db.transaction(async (transaction) => {
+  const ended = await db.transaction(async (transaction) => {
     const [target] = await transaction
       .select({ id: user.id, email: user.email, role: user.role, banned: user.banned })
       .from(user)
@@ -114,9 +114,12 @@ export async function banUser(
       .update(user)
       .set({ banned: true, banReason: reason, banExpires: null })
       .where(eq(user.id, userId))
-    await transaction.delete(session).where(eq(session.userId, userId))
+    return transaction
+      .delete(session)
+      .where(eq(session.userId, userId))
+      .returning({ id: session.id })
   })
-  await endSessions(context, userId)
+  await endSessions(context, ended)
   await context.stopRunsOfUser(userId)
   return requireUser(context, userId)
 }
@@ -136,8 +139,11 @@ export async function signOutEverywhere(
   userId: string,
 ): Promise<AdminUser> {
   await requireUser(context, userId)
-  await context.db.delete(session).where(eq(session.userId, userId))
-  await endSessions(context, userId)
+  const ended = await context.db
+    .delete(session)
+    .where(eq(session.userId, userId))
+    .returning({ id: session.id })
+  await endSessions(context, ended)
   return requireUser(context, userId)
 }
 
