@@ -4,6 +4,7 @@ import { schema } from '@sprout/db/schema.ts'
 import { APIError, type BetterAuthOptions } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 import type { Config } from '../config/config.ts'
+import { refuseUnsafeRedirectTargets } from './redirect-targets.ts'
 import type { SetupLink } from './setup-link.ts'
 import type { SignUpRulesService } from './sign-up-rules.ts'
 
@@ -30,17 +31,27 @@ function signUpGate({ signUpRules, setupLink }: AccountHookOptions) {
 }
 
 /**
- * The rules again before a password sign-up: with REQUIRE_EMAIL_VERIFICATION better-auth answers
- * a 403 of the user-create hook with a made-up success (it hides which addresses have accounts),
- * and the rules decide on the address alone, so refusing first tells nobody anything.
+ * Sprout's checks before every better-auth endpoint: each redirect target (redirect-targets.ts),
+ * and the sign-up rules before a password sign-up and before an address change.
+ *
+ * The rules run before a sign-up because with REQUIRE_EMAIL_VERIFICATION better-auth answers a
+ * 403 of the user-create hook with a made-up success (it hides which addresses have accounts),
+ * and the rules decide on the address alone, so refusing first tells nobody anything. An address
+ * change is held to them too (docs/product/auth.md "Sign-up rules"): otherwise an account let in
+ * at an allowed domain could move at once to any other address.
  */
 export function signUpRequestHooks(options: AccountHookOptions): BetterAuthOptions['hooks'] {
   const refuse = signUpGate(options)
   return {
     before: createAuthMiddleware(async (context) => {
-      if (context.path !== '/sign-up/email') return
-      const email = (context.body as { email?: unknown } | undefined)?.email
-      if (typeof email === 'string') await refuse(email, context.headers)
+      refuseUnsafeRedirectTargets(context)
+      const body = context.body as { email?: unknown; newEmail?: unknown } | undefined
+      if (context.path === '/sign-up/email' && typeof body?.email === 'string') {
+        await refuse(body.email, context.headers)
+      }
+      if (context.path === '/change-email' && typeof body?.newEmail === 'string') {
+        await refuse(body.newEmail, undefined)
+      }
     }),
   }
 }
@@ -84,6 +95,12 @@ export function accountHooks(
           // link, the claim lets one win; the other stays an ordinary account.
           const setupCode = setupCodeOf(context?.headers)
           if (setupCode !== '') await setupLink.claim(user.id, setupCode)
+        },
+      },
+      // The same rules when a confirmed change lands (its link may be opened after they changed).
+      update: {
+        before: async (user) => {
+          if (typeof user.email === 'string') await refuse(user.email, undefined)
         },
       },
     },

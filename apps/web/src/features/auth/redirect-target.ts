@@ -1,8 +1,8 @@
-/** Only same-site paths are followed after sign-in, never another origin. */
+import { isSafeRedirectPath } from '@sprout/protocol/api/redirect-target.ts'
+
+/** Only same-site paths are followed after sign-in, never another origin (the server's rule too). */
 export function safeRedirectTarget(target: unknown): string | undefined {
-  if (typeof target !== 'string') return undefined
-  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\'))
-    return undefined
+  if (!isSafeRedirectPath(target)) return undefined
   if (target.startsWith('/signin') || target.startsWith('/signup')) return undefined
   return target
 }
