@@ -1,3 +1,4 @@
+import type { Database } from '@sprout/db/database.ts'
 import { integrationConnections, integrationDefinitions } from '@sprout/db/schema/integrations.ts'
 import { INTEGRATION_ERROR_MESSAGES, type Integration } from '@sprout/protocol/api/integrations.ts'
 import { and, asc, eq } from 'drizzle-orm'
@@ -9,6 +10,17 @@ import { connectionOwner, seal, unseal } from './sealing.ts'
 
 export { completeAuthorization, startAuthorization } from './authorization.ts'
 export type { IntegrationDeps } from './definitions.ts'
+
+/**
+ * The hosts Sprout itself may send an integration's access token to (a Push to Git): those of its
+ * authorization and token URLs, the service it was given for (docs/product/versions.md "Push to
+ * Git"). 404 when no such integration is defined.
+ */
+export async function integrationHosts(db: Database, serviceName: string): Promise<string[]> {
+  const definition = await requireDefinition(db, serviceName)
+  const hosts = [definition.authUrl, definition.tokenUrl].map((url) => new URL(url).hostname)
+  return [...new Set(hosts)]
+}
 
 /** A token this close to its expiry is refreshed first: it may expire on its way. */
 const EXPIRY_MARGIN_MS = 60_000

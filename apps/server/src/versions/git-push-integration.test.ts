@@ -26,7 +26,10 @@ describe('Push to Git with the GitHub integration’s token', { timeout: 240_000
 
   beforeAll(async () => {
     gitPort = await findFreePort()
-    harness = await createTestApp({ GIT_ALLOWED_HOSTS: `127.0.0.1:${gitPort}` })
+    // localhost is another host than the authorization server's 127.0.0.1 (issue 29, item 1).
+    harness = await createTestApp({
+      GIT_ALLOWED_HOSTS: `127.0.0.1:${gitPort},localhost:${gitPort}`,
+    })
     const owner = await harness.signUpAdmin()
     actor = { harness, user: owner, organizationId: await harness.createOrganization(owner) }
     const callbackPrefix = `${harness.config.publicUrl}/api/oauth/callback/`
@@ -112,5 +115,51 @@ describe('Push to Git with the GitHub integration’s token', { timeout: 240_000
     expect((await call<GitRemote>(actor, remoteUrl())).body?.url).toBe(
       `http://127.0.0.1:${gitPort}/app.git`,
     )
+  })
+
+  it('sends the connection token to no other host: refused when set, and at the push once the integration moved', async () => {
+    const before = (await call<GitRemote>(actor, remoteUrl())).body
+    const elsewhere = await call<{ error: string }>(
+      actor,
+      remoteUrl(),
+      { url: `http://localhost:${gitPort}/app.git`, integration: service },
+      'PUT',
+    )
+    expect(elsewhere.status).toBe(400)
+    expect(elsewhere.body.error).toBe(
+      `The ${service} connection's token is sent only to 127.0.0.1: use a remote URL there, or sign in with a token.`,
+    )
+    expect((await call<GitRemote>(actor, remoteUrl())).body).toEqual(before)
+
+    // A remote set while it was allowed, then the admin moves the integration to another host.
+    const set = await call(
+      actor,
+      remoteUrl(),
+      { url: `http://127.0.0.1:${gitPort}/app.git`, integration: service },
+      'PUT',
+    )
+    expect(set.status).toBe(200)
+    const moved = await harness.request(`/api/admin/integrations/${service}`, {
+      method: 'PUT',
+      user: actor.user,
+      body: JSON.stringify({
+        display_name: 'GitHub',
+        client_id: authorizationServer.clientId,
+        client_secret: authorizationServer.clientSecret,
+        auth_url: authorizationServer.authUrl.replace('127.0.0.1', 'localhost'),
+        token_url: authorizationServer.tokenUrl.replace('127.0.0.1', 'localhost'),
+        scopes: 'read, write',
+      }),
+    })
+    expect(moved.status, await moved.clone().text()).toBe(200)
+    const gitServer = await startGitHttpServer('any-token', gitPort)
+    try {
+      const pushed = await push()
+      expect(pushed.status).toBe(422)
+      expect(pushed.body.error).toContain('is sent only to localhost')
+      expect(gitServer.seenAuthorizations).toEqual([])
+    } finally {
+      await gitServer.close()
+    }
   })
 })

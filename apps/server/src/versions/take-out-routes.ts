@@ -5,10 +5,11 @@ import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import type { AppEnv } from '../http/app-env.ts'
-import { badRequest, conflict } from '../http/app-error.ts'
+import { type AppError, badRequest, conflict, unprocessable } from '../http/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import { parseJsonBody } from '../http/parse-request.ts'
 import { requestContextOf } from '../http/request-context.ts'
+import { integrationHosts } from '../integrations/service.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import type { VaultKeyring } from '../sealing/master-keys.ts'
 import { workspaceZip } from './download.ts'
@@ -22,6 +23,22 @@ import {
 } from './git-remote-store.ts'
 
 const pushing = new Set<string>()
+
+/**
+ * A connection's token goes only to the service it was given for: the remote must be on the host
+ * of the integration's authorization or token URL (docs/product/versions.md "Push to Git").
+ */
+async function checkIntegrationHost(
+  db: Database,
+  remote: { url: string; integration: string },
+  refuse: (message: string) => AppError,
+) {
+  const hosts = await integrationHosts(db, remote.integration)
+  if (hosts.includes(new URL(remote.url.trim()).hostname)) return
+  throw refuse(
+    `The ${remote.integration} connection's token is sent only to ${hosts.join(' or ')}: use a remote URL there, or sign in with a token.`,
+  )
+}
 
 /** docs/product/versions.md "Download", "Push to Git": any member of the application's organization. */
 export function takeOutRoutes(options: {
@@ -54,6 +71,9 @@ export function takeOutRoutes(options: {
     const input = await parseJsonBody(context, gitRemoteRequestSchema)
     const application = await applicationOf(context.var, context.req.param('id'))
     await checkGitTarget(input.url, gitAllowedHosts)
+    if (input.integration) {
+      await checkIntegrationHost(db, { url: input.url, integration: input.integration }, badRequest)
+    }
     return context.json(await writeGitRemote(db, keyring, application.id, input))
   })
 
@@ -68,6 +88,10 @@ export function takeOutRoutes(options: {
     const remote = await gitRemoteForPush(db, keyring, application.id)
     if (!remote) throw badRequest('Set the remote URL first.')
     const target = await checkGitTarget(remote.url, gitAllowedHosts)
+    // Checked again at each push: an admin may have moved the integration since.
+    if (remote.integration) {
+      await checkIntegrationHost(db, { ...remote, integration: remote.integration }, unprocessable)
+    }
     const token = remote.integration
       ? await options.integrationToken(application.organizationId, remote.integration)
       : remote.token
