@@ -4,12 +4,15 @@ import { member, organization, session, user } from '@sprout/db/schema/auth.ts'
 import { conversations } from '@sprout/db/schema/conversations.ts'
 import {
   ACCOUNT_CONFIRM_MISMATCH,
+  ACCOUNT_LAST_ADMIN,
   type AccountDeletion,
   type AccountOrganization,
   soleOwnerMessage,
 } from '@sprout/protocol/api/account.ts'
 import { asc, eq, inArray } from 'drizzle-orm'
 import { deleteApplicationRecord } from '../applications/service.ts'
+import { lockActiveAdmins } from '../auth/active-admins.ts'
+import type { Config } from '../config/config.ts'
 import { badRequest, conflict, notFound } from '../http/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import type { AccountContext } from './service.ts'
@@ -20,6 +23,18 @@ export type AccountLifecycle = {
   deletingApplication: (applicationId: string) => Promise<void>
   /** An exploration's run is stopped before its rows go. */
   deletingConversation: (conversationId: string) => Promise<void>
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/** Refuses the installation's last admin, as the Users tab does (docs/product/admin.md "Users tab"). */
+async function refuseLastAdmin(
+  transaction: Transaction,
+  config: Pick<Config, 'adminEmails'>,
+  userId: string,
+) {
+  const admins = await lockActiveAdmins(transaction, config)
+  if (admins.length === 1 && admins[0] === userId) throw conflict(ACCOUNT_LAST_ADMIN)
 }
 
 const isOwner = (role: string) =>
@@ -112,6 +127,7 @@ export async function describeAccountDeletion(context: AccountContext): Promise<
 export async function deleteAccount(
   context: AccountContext & {
     origins: Origins
+    config: Pick<Config, 'adminEmails'>
     lifecycle: AccountLifecycle
     endSessions: (sessionIds: string[]) => Promise<void>
   },
@@ -127,6 +143,9 @@ export async function deleteAccount(
   if (plan.blockingOrganizations.length > 0) {
     throw conflict(soleOwnerMessage(plan.blockingOrganizations.map((entry) => entry.name)))
   }
+  // Checked before anything goes, and again, locked, as the user goes: two admins deleting their
+  // accounts at once cannot leave none.
+  await db.transaction((transaction) => refuseLastAdmin(transaction, context.config, userId))
   const ended = await db
     .delete(session)
     .where(eq(session.userId, userId))
@@ -161,6 +180,7 @@ export async function deleteAccount(
     }
   }
   await db.transaction(async (transaction) => {
+    await refuseLastAdmin(transaction, context.config, userId)
     if (deletedIds.length > 0) {
       await transaction.delete(organization).where(inArray(organization.id, deletedIds))
     }

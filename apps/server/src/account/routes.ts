@@ -22,7 +22,7 @@ import {
 export type AccountRoutesOptions = {
   db: Database
   origins: Origins
-  config: Pick<Config, 'mail'>
+  config: Pick<Config, 'mail' | 'adminEmails'>
   authCache: Pick<AuthCache, 'flush'>
   userStreams: Pick<UserStreams, 'endSessions'>
   lifecycle: AccountLifecycle
@@ -68,7 +68,7 @@ export function accountRoutes(options: AccountRoutesOptions) {
   app.delete('/api/account', async (context) => {
     const input = await parseJsonBody(context, deleteAccountRequestSchema)
     try {
-      const deletion = { ...contextOf(context.var), origins, lifecycle, endSessions }
+      const deletion = { ...contextOf(context.var), origins, config, lifecycle, endSessions }
       await deleteAccount(deletion, input.confirm)
     } finally {
       // Sessions may be gone even when a later step failed.

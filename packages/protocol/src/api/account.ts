@@ -52,6 +52,9 @@ export const deleteAccountRequestSchema = z.object({
 export const DEVICE_UNKNOWN = 'Unknown device'
 export const ACCOUNT_CONFIRM_MISMATCH = 'Type your email address to confirm.'
 export const ACCOUNT_SESSION_NOT_FOUND = 'Session not found'
+/** The 409 for the installation's last admin, as the Users tab refuses their demotion. */
+export const ACCOUNT_LAST_ADMIN =
+  'The last admin cannot delete their account: make another user an admin first.'
 
 /** The 409 while the user is the only owner of organizations other people still use. */
 export function soleOwnerMessage(organizationNames: string[]): string {

@@ -8,6 +8,7 @@ import {
   adminUserMessages,
 } from '@sprout/protocol/api/admin-users.ts'
 import { eq } from 'drizzle-orm'
+import { lockActiveAdmins } from '../../auth/active-admins.ts'
 import type { Auth } from '../../auth/auth.ts'
 import type { AuthCache } from '../../auth/auth-cache.ts'
 import { createPasswordResetLink } from '../../auth/password-reset-link.ts'
@@ -17,7 +18,6 @@ import type { Config } from '../../config/config.ts'
 import { conflict, notFound } from '../../http/app-error.ts'
 import type { Mailer } from '../../mail/mailer.ts'
 import { passwordResetMail } from '../../mail/messages.ts'
-import { lockActiveAdmins } from './active-admins.ts'
 import { findAdminUser, listUserPage } from './user-list.ts'
 
 // docs/product/admin.md "Users tab": what a platform admin does with the installation's users.

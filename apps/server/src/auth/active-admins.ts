@@ -1,8 +1,8 @@
 import type { Database } from '@sprout/db/database.ts'
 import { user } from '@sprout/db/schema/auth.ts'
 import { and, inArray, isNull, like, or, sql } from 'drizzle-orm'
-import { isPlatformAdmin } from '../../auth/require-session.ts'
-import type { Config } from '../../config/config.ts'
+import type { Config } from '../config/config.ts'
+import { isPlatformAdmin } from './require-session.ts'
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 
