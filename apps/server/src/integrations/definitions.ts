@@ -1,5 +1,5 @@
 import type { Database } from '@sprout/db/database.ts'
-import { integrationDefinitions } from '@sprout/db/schema/integrations.ts'
+import { integrationConnections, integrationDefinitions } from '@sprout/db/schema/integrations.ts'
 import {
   type AdminIntegration,
   checkIntegrationForm,
@@ -141,7 +141,21 @@ export async function createDefinition(
   return toAdminIntegration(deps.publicUrl, row)
 }
 
-/** PUT: the service name is the path's (it cannot change); a blank secret keeps the stored one. */
+// docs/product/admin.md "Integrations tab", word for word.
+export const SECRET_FOR_NEW_HOST =
+  'The token or revoke URL is on another host now: enter the client secret again (a stored secret is sent only to the host it was given for).'
+
+/** Where the client secret and the connections' tokens are sent: the token and revoke URLs. */
+function secretOrigins(urls: { tokenUrl: string; revokeUrl: string | null }): string[] {
+  return [urls.tokenUrl, urls.revokeUrl].flatMap((url) => (url ? [new URL(url).origin] : []))
+}
+
+/**
+ * PUT: the service name is the path's (it cannot change); a blank secret keeps the stored one,
+ * but only while the token and revoke URLs stay on their origins: moved, the secret must be
+ * given again and every organization's connection is dropped (its tokens were issued for the old
+ * host), so no edit sends them to a host of the editor's choosing (issue 29, item 1).
+ */
 export async function updateDefinition(
   deps: IntegrationDeps,
   serviceName: string,
@@ -153,25 +167,38 @@ export async function updateDefinition(
     throw badRequest('Service name cannot be changed: add a new integration instead')
   }
   const definition = checkForm({ ...input, service_name: serviceName }, 'edit')
+  const before = new Set(secretOrigins(existing))
+  const after = secretOrigins({ tokenUrl: definition.token_url, revokeUrl: definition.revoke_url })
+  const moved = after.some((origin) => !before.has(origin))
+  if (moved && !definition.client_secret) throw badRequest(SECRET_FOR_NEW_HOST)
   const owner = definitionOwner(serviceName)
-  const [row] = await deps.db
-    .update(integrationDefinitions)
-    .set({
-      displayName: input.display_name?.trim() ? definition.display_name : existing.displayName,
-      clientId: definition.client_id,
-      clientSecret: definition.client_secret
-        ? seal(deps.keyring, owner, 'client_secret', definition.client_secret)
-        : existing.clientSecret,
-      authUrl: definition.auth_url,
-      tokenUrl: definition.token_url,
-      revokeUrl: definition.revoke_url,
-      scopes: definition.scopes,
-      additionalParams: definition.additional_params,
-      preset: definition.preset ?? existing.preset,
-      updatedAt: new Date(),
-    })
-    .where(eq(integrationDefinitions.serviceName, serviceName))
-    .returning()
+  const values = {
+    displayName: input.display_name?.trim() ? definition.display_name : existing.displayName,
+    clientId: definition.client_id,
+    clientSecret: definition.client_secret
+      ? seal(deps.keyring, owner, 'client_secret', definition.client_secret)
+      : existing.clientSecret,
+    authUrl: definition.auth_url,
+    tokenUrl: definition.token_url,
+    revokeUrl: definition.revoke_url,
+    scopes: definition.scopes,
+    additionalParams: definition.additional_params,
+    preset: definition.preset ?? existing.preset,
+    updatedAt: new Date(),
+  }
+  const row = await deps.db.transaction(async (transaction) => {
+    if (moved) {
+      await transaction
+        .delete(integrationConnections)
+        .where(eq(integrationConnections.serviceName, serviceName))
+    }
+    const [updated] = await transaction
+      .update(integrationDefinitions)
+      .set(values)
+      .where(eq(integrationDefinitions.serviceName, serviceName))
+      .returning()
+    return updated
+  })
   if (!row) throw notFound(INTEGRATION_ERROR_MESSAGES.notFound(serviceName))
   return toAdminIntegration(deps.publicUrl, row)
 }

@@ -10,6 +10,7 @@ import {
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from '../testing/oauth-server.ts'
+import { SECRET_FOR_NEW_HOST } from './definitions.ts'
 import { connectionOwner, unseal } from './sealing.ts'
 
 const service = 'tracker'
@@ -283,7 +284,8 @@ describe('connecting an integration against a real authorization server', {
 
   it('keeps the tokens and says so when the revocation fails', async () => {
     await connect()
-    await setRevokeUrl('http://127.0.0.1:9/revoke')
+    // On the same origin: a revoke URL moved to another one would drop the connection instead.
+    await setRevokeUrl(`${new URL(authorizationServer.revokeUrl).origin}/no-such-revoke`)
     try {
       const answer = await disconnect()
       expect(answer.status).toBe(502)
@@ -295,6 +297,34 @@ describe('connecting an integration against a real authorization server', {
       await setRevokeUrl(authorizationServer.revokeUrl)
     }
     expect((await disconnect()).status).toBe(200)
+  })
+
+  it('sends neither the secret nor the tokens to a token or revoke URL moved to another host', async () => {
+    await connect()
+    const moved = authorizationServer.revokeUrl.replace('127.0.0.1', 'localhost')
+    const [current] = (await (
+      await harness.request('/api/admin/integrations', { user: admin })
+    ).json()) as Record<string, unknown>[]
+    const edit = (body: Record<string, unknown>) =>
+      harness.request(`/api/admin/integrations/${service}`, {
+        method: 'PUT',
+        user: admin,
+        body: JSON.stringify({ ...current, ...body }),
+      })
+    const kept = await edit({ revoke_url: moved, client_secret: '' })
+    expect(kept.status).toBe(400)
+    expect(await kept.json()).toEqual({ error: SECRET_FOR_NEW_HOST })
+    expect(await connectionRows()).toHaveLength(1)
+    const { accessToken } = await storedTokens()
+    const given = await edit({ revoke_url: moved, client_secret: authorizationServer.clientSecret })
+    expect(given.status).toBe(200)
+    // The connection is gone: nothing is left to refresh or revoke at the new host.
+    expect(await connectionRows()).toHaveLength(0)
+    expect((await token()).status).toBe(404)
+    expect((await disconnect()).status).toBe(404)
+    expect(await authorizationServer.isActive(accessToken, 'access')).toBe(true)
+    // Back on an origin it had, the stored secret is kept again.
+    await setRevokeUrl(authorizationServer.revokeUrl)
   })
 
   it('refuses a replayed state and stores nothing the second time', async () => {
