@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { Config } from '../config/config.ts'
 import type { AppEnv } from '../http/app-env.ts'
@@ -9,26 +9,68 @@ import type { Auth } from './auth.ts'
 import type { AuthCache } from './auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
 import { explainAuthRefusal } from './auth-refusals.ts'
-import { rateLimit } from './rate-limit.ts'
+import { failedAttemptLimit, mailLimit, rateLimit } from './rate-limit.ts'
+import { findSession } from './require-session.ts'
 
 /**
- * better-auth's endpoints under /api/auth: the allowed ones only, sign-in and sign-up rate
- * limited, session tokens kept out of bodies, and the auth cache flushed after each write that
- * may change a session or a membership.
+ * better-auth's endpoints under /api/auth: the allowed ones only, rate limited per client address
+ * and per account (decision 004), session tokens kept out of bodies, and the auth cache flushed
+ * after each write that may change a session or a membership.
  */
 export function authRoutes(options: {
   auth: Auth
   authCache: AuthCache
   origins: Origins
-  config: Pick<Config, 'authRateLimit' | 'trustProxy'>
+  config: Pick<
+    Config,
+    'authRateLimit' | 'authAccountRateLimit' | 'authMailRateLimit' | 'trustProxy'
+  >
 }) {
   const { auth, authCache, origins, config } = options
   const app = new Hono<AppEnv>()
-  const limiter = rateLimit({ ...config.authRateLimit, trustProxy: config.trustProxy })
-  app.use('/api/auth/sign-in/*', limiter)
-  app.use('/api/auth/sign-up/*', limiter)
-  app.use('/api/auth/request-password-reset', limiter)
-  app.use('/api/auth/reset-password', limiter)
+  const { trustProxy } = config
+  const limiter = rateLimit({ ...config.authRateLimit, trustProxy })
+  const signedInUser = async (context: Context<AppEnv>) =>
+    (await findSession(auth, authCache, context.req.raw.headers))?.user
+  const addressOrUser = async (context: Context<AppEnv>) => {
+    const email = await bodyEmail(context)
+    if (email !== undefined) return email
+    return (await signedInUser(context))?.email.toLowerCase()
+  }
+  for (const path of [
+    '/api/auth/sign-in/*',
+    '/api/auth/sign-up/*',
+    '/api/auth/request-password-reset',
+    '/api/auth/reset-password',
+    '/api/auth/send-verification-email',
+    '/api/auth/change-password',
+  ]) {
+    app.use(path, limiter)
+  }
+  // Decision 004: guesses of one account's password count from every client address.
+  app.use(
+    '/api/auth/sign-in/email',
+    failedAttemptLimit({
+      ...config.authAccountRateLimit,
+      trustProxy,
+      accountOf: bodyEmail,
+      message: 'Too many failed sign-ins to this account.',
+    }),
+  )
+  app.use(
+    '/api/auth/change-password',
+    failedAttemptLimit({
+      ...config.authAccountRateLimit,
+      trustProxy,
+      accountOf: async (context) => (await signedInUser(context))?.id,
+      message: 'Too many wrong current passwords for this account.',
+    }),
+  )
+  // Each kind of mail has its own count, so asking for one never holds back the other.
+  for (const path of ['/api/auth/send-verification-email', '/api/auth/request-password-reset']) {
+    const message = 'Too many emails to this address.'
+    app.use(path, mailLimit({ ...config.authMailRateLimit, accountOf: addressOrUser, message }))
+  }
   app.use('/api/auth/request-password-reset', answerNoSoonerThan(resetRequestFloorMs))
   app.use('/api/auth/*', checkAuthBodies)
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
@@ -42,6 +84,18 @@ export function authRoutes(options: {
     return withErrorBody(await explainUntrustedOrigin(explained, origins.product))
   })
   return app
+}
+
+/** The lower-cased `email` of a JSON body (the only kind better-auth reads here), if any. */
+async function bodyEmail(context: Context<AppEnv>): Promise<string | undefined> {
+  if (context.req.method !== 'POST' || !context.req.raw.body) return undefined
+  try {
+    const body: unknown = await context.req.raw.clone().json()
+    const email = (body as { email?: unknown } | null)?.email
+    return typeof email === 'string' ? email.trim().toLowerCase() : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -11,6 +11,9 @@ describe('parseConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
     expect(config.dataDir).toMatch(/\.data$/)
     expect(config.authRateLimit).toEqual({ max: 10, windowSeconds: 60 })
+    // Decision 004 (issue 29, item 12): per account, from every client address.
+    expect(config.authAccountRateLimit).toEqual({ max: 20, windowSeconds: 900 })
+    expect(config.authMailRateLimit).toEqual({ max: 3, windowSeconds: 900 })
     expect(config.errorsRateLimit).toEqual({ max: 3000, windowSeconds: 60 })
     expect(config.maxBodyBytes).toBe(1_048_576)
     // Node then listens on IPv6 and IPv4 alike: http://[::1]:3000 reaches the server too.

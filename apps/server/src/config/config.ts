@@ -104,6 +104,9 @@ const environmentSchema = z.object({
   VAULT_KEYS: vaultKeyList,
   AUTH_SECRET: optionalText,
   AUTH_RATE_LIMIT: rateLimit('10/60'),
+  // Decision 004: failed password attempts per account from any address, and mails per address.
+  AUTH_ACCOUNT_RATE_LIMIT: rateLimit('20/900'),
+  AUTH_MAIL_RATE_LIMIT: rateLimit('3/900'),
   // Error events each application may send per window (docs/product/error-monitoring.md "Ingest").
   ERRORS_RATE_LIMIT: rateLimit('3000/60'),
   // The Google Picker API's script for 'Select Files' (docs/product/integrations.md "Settings screen").
@@ -211,6 +214,10 @@ export type Config = {
   vaultKeys: string[]
   authSecret: string | undefined
   authRateLimit: { max: number; windowSeconds: number }
+  /** AUTH_ACCOUNT_RATE_LIMIT: failed sign-ins (and current-password checks) per account. */
+  authAccountRateLimit: { max: number; windowSeconds: number }
+  /** AUTH_MAIL_RATE_LIMIT: verification or password-reset mails per address, each kind. */
+  authMailRateLimit: { max: number; windowSeconds: number }
   /** ERRORS_RATE_LIMIT: error events per application per window, then 429 with Retry-After. */
   errorsRateLimit: { max: number; windowSeconds: number }
   /** GOOGLE_PICKER_SCRIPT_URL: the Picker API's script; its origin is allowed by the product's CSP. */
@@ -252,6 +259,14 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+function publicUrlOf(values: Pick<z.output<typeof environmentSchema>, 'PUBLIC_URL' | 'PORT'>) {
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '')
+  if (!URL.canParse(publicUrl)) {
+    throw new ConfigError(`Invalid environment settings: PUBLIC_URL is not a URL: ${publicUrl}`)
+  }
+  return publicUrl
+}
+
 /** Parses the environment once; everything else receives the typed result. */
 export function parseConfig(environment: Record<string, string | undefined>): Config {
   const parsed = environmentSchema.safeParse(environment)
@@ -262,10 +277,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     throw new ConfigError(`Invalid environment settings: ${problems}`)
   }
   const values = parsed.data
-  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '')
-  if (!URL.canParse(publicUrl)) {
-    throw new ConfigError(`Invalid environment settings: PUBLIC_URL is not a URL: ${publicUrl}`)
-  }
+  const publicUrl = publicUrlOf(values)
   return {
     port: values.PORT,
     host: values.HOST,
@@ -301,6 +313,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     vaultKeys: values.VAULT_KEYS,
     authSecret: values.AUTH_SECRET,
     authRateLimit: values.AUTH_RATE_LIMIT,
+    authAccountRateLimit: values.AUTH_ACCOUNT_RATE_LIMIT,
+    authMailRateLimit: values.AUTH_MAIL_RATE_LIMIT,
     errorsRateLimit: values.ERRORS_RATE_LIMIT,
     googlePickerScriptUrl: values.GOOGLE_PICKER_SCRIPT_URL,
     trustProxy: values.TRUST_PROXY,

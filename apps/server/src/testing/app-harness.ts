@@ -30,6 +30,8 @@ export async function createTestApp(environment: Record<string, string> = {}) {
   const config: Config = parseConfig({
     DATA_DIR: dataDir,
     AUTH_RATE_LIMIT: '1000/60',
+    AUTH_ACCOUNT_RATE_LIMIT: '1000/60',
+    AUTH_MAIL_RATE_LIMIT: '1000/60',
     DEVBOX_POOL_TARGET: '0',
     DEVBOX_CACHE_DIR: testDevboxCacheDir,
     PUBLIC_URL: `http://localhost:${port}`,
