@@ -11,6 +11,8 @@ export function serverEnvironment(port: number, dataDir: string) {
     PUBLIC_URL: `http://localhost:${port}`,
     DATA_DIR: dataDir,
     AUTH_RATE_LIMIT: '1000/60',
+    AUTH_ACCOUNT_RATE_LIMIT: '1000/60',
+    AUTH_MAIL_RATE_LIMIT: '1000/60',
     DEVBOX_POOL_TARGET: '1',
     // Shared with the server tests, so the starter's dependencies are installed once.
     DEVBOX_CACHE_DIR: `${os.tmpdir()}/sprout-devbox-test-cache`,
