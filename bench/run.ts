@@ -5,6 +5,7 @@ import { benchAdminUsers } from './admin-users.ts'
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
+import { benchBoxStartsBurst } from './box-starts-burst.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchCheckAfterRun } from './check-after-run.ts'
@@ -64,6 +65,7 @@ const benchmarks: Record<string, Benchmark> = {
   'code-tab': figuresOnly(benchCodeTab),
   download: figuresOnly(benchDownload),
   checks: figuresOnly(benchChecks),
+  'box-starts-burst': figuresOnly(benchBoxStartsBurst),
   'check-after-run': figuresOnly(benchCheckAfterRun),
 }
 

@@ -49,6 +49,8 @@ export type DevboxRuntimeState = {
   startRetry: { attempts: number; baseDelayMs: number }
   /** Failed boxes whose failure the builder was told: its next ask starts them again. */
   failureReported: Set<string>
+  /** Set by `stop`: starts still waiting in the queue are left for the next start-up. */
+  stopping: boolean
   /** Failed boxes that were never built (a failed cold provision): started again from scratch. */
   coldFailed: Set<string>
   /** Applications whose dev server was stopped for idleness, until it has started again. */

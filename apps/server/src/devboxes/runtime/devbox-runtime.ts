@@ -146,6 +146,7 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     startRetry: options.startRetry ?? { attempts: 3, baseDelayMs: 2000 },
     failureReported: new Set(),
     coldFailed: new Set(),
+    stopping: false,
     suspended: new Set(),
     suspending: new Map(),
     waking: new Map(),

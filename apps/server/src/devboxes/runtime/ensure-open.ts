@@ -22,7 +22,9 @@ export function ensureOpen(
     (async () => {
       await state.poolStarted.catch(() => undefined)
       return state.starts.run(applicationId, async () => {
-        if (!state.unopened.has(applicationId)) return state.boxes.get(applicationId)
+        if (state.stopping || !state.unopened.has(applicationId)) {
+          return state.boxes.get(applicationId)
+        }
         try {
           const env = await environmentFor(state, applicationId)
           const box = await state.driver.open(row.id, row.packType, { env })

@@ -26,7 +26,7 @@ export function provisionCold(
           const box = await state.starts.run(
             applicationId,
             async () => {
-              if (!state.states.has(applicationId)) return undefined
+              if (state.stopping || !state.states.has(applicationId)) return undefined
               return state.driver.provision(packType, { id })
             },
             attempt === 1 ? 'normal' : 'first',
@@ -37,7 +37,7 @@ export function provisionCold(
           state.coldFailed.delete(applicationId)
           return await markReady(state, applicationId, box)
         } catch (error) {
-          if (!state.states.has(applicationId)) return
+          if (state.stopping || !state.states.has(applicationId)) return
           if (attempt >= attempts) {
             state.coldFailed.add(applicationId)
             return await markFailed(state, applicationId, error)

@@ -43,6 +43,7 @@ export function restartFailed(state: DevboxRuntimeState, applicationId: string):
         return provisionCold(state, applicationId, row.packType as PackType, row.id)
       }
       await state.starts.run(applicationId, async () => {
+        if (state.stopping) return
         try {
           const box = await state.driver.open(row.id, row.packType as PackType, {
             env: await environmentFor(state, applicationId),
