@@ -107,7 +107,7 @@ export type DevboxDriver = {
     options?: { env?: Record<string, string> },
   ) => Promise<Devbox>
   destroy: (id: string) => Promise<void>
-  /** Stops every dev server this driver started (server shutdown). */
+  /** Stops every dev server this driver started and releases its disks (server shutdown). */
   shutdown: () => Promise<void>
 }
 

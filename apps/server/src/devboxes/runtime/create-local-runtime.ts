@@ -52,8 +52,11 @@ export function createLocalDevboxRuntime(
 ) {
   const logger = options.logger ?? devboxLogger
   const rootDir = path.join(config.dataDir, 'devboxes')
+  const deploysDir = path.join(config.dataDir, 'deploys')
   const driver = createLocalDriver({
     rootDir,
+    // Its production data images too: released at a stop, left ones undone at start.
+    deploysDir,
     templatesDir,
     logger,
     sandbox: config.devbox.sandbox,
@@ -83,7 +86,7 @@ export function createLocalDevboxRuntime(
     starts,
   })
   const appServers = createAppServerManager({
-    deploysDir: path.join(config.dataDir, 'deploys'),
+    deploysDir,
     startAppServer: driver.startAppServer,
     idleMs: config.appsIdleMinutes * 60_000,
     logger,

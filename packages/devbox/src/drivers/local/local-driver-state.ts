@@ -47,6 +47,11 @@ export type LocalDriverOptions = {
   dependencies?: DependencyMode
   /** APPS_DISK_MB: the size of each deployed app's data folder, 1024 by default. */
   appsDiskMb?: number
+  /**
+   * Holds the deploys and their data folders (`{app}/data`): what a killed server left mounted
+   * there is unmounted at start, as under `rootDir` (release-disks.ts).
+   */
+  deploysDir?: string
   /** DEVBOX_EGRESS: what the egress proxy lets boxes reach. */
   egress?: EgressPolicy
   /** The npm registry the server uses: the one host `egress: 'registry'` allows. */
@@ -94,7 +99,12 @@ export function createLocalDriverState(options: LocalDriverOptions): LocalDriver
   const appDataDir = path.join(rootDir, 'data')
   mkdirSync(workspacesDir, { recursive: true })
   mkdirSync(appDataDir, { recursive: true })
-  const disks = createBoxDisks({ rootDir, logger, mode: options.disk ?? 'measured' })
+  const disks = createBoxDisks({
+    rootDir,
+    deploysDir: options.deploysDir,
+    logger,
+    mode: options.disk ?? 'measured',
+  })
   const appsDiskMb = options.appsDiskMb ?? defaultAppsDiskMb
   const diskMb = options.limits?.diskMb ?? defaultBoxLimits.diskMb
   const sandbox = createSandbox({

@@ -55,6 +55,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         ...[...attached.keys()].map((id) => detachBox(state, id)),
         appServers.stopAll(),
       ])
+      // A stopped server keeps no mount and no loop device (docs/architecture/devbox.md "Disk").
+      await state.disks.releaseAll()
     },
   }
 }

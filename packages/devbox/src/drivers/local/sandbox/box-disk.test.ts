@@ -1,3 +1,5 @@
+// Long file: one box's disk from its making to its destruction, through stops, a killed server,
+// restarts and a production data folder, on real images (each step needs the one before).
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, statfs, writeFile } from 'node:fs/promises'
@@ -87,6 +89,19 @@ describe.skipIf(!imagesPossible)('a disk image per box (root)', () => {
       disk: 'auto',
       appsDiskMb: 32,
     })
+
+  /** What a server killed while the box ran leaves: its image mounted, its folders bound. */
+  const leaveMounted = (id: string) => {
+    const volume = path.join(rootDir, 'volumes', id)
+    const image = path.join(rootDir, 'disks', `${id}.img`)
+    execFileSync('mount', ['-o', 'loop,nosuid,nodev', image, volume])
+    execFileSync('mount', [
+      '--bind',
+      path.join(volume, 'workspace'),
+      path.join(rootDir, 'workspaces', id),
+    ])
+    execFileSync('mount', ['--bind', path.join(volume, 'data'), path.join(rootDir, 'data', id)])
+  }
 
   beforeAll(async () => {
     base = await mkdtemp(path.join(os.tmpdir(), 'sprout-box-disk-'))
@@ -178,31 +193,42 @@ describe.skipIf(!imagesPossible)('a disk image per box (root)', () => {
     await shell(box, 'rm -f other')
   }, 60_000)
 
-  it('reuses the mounts after a restart, and mounts the image again after a reboot', async () => {
+  it('keeps no mount and no loop device after a stop, and mounts the image again at open', async () => {
     await writeFile(path.join(box.dataPath ?? '', 'kept.txt'), 'kept')
+    const image = path.join(rootDir, 'disks', `${box.id}.img`)
     const boxMounts = () =>
       currentMountPoints().filter((mountPoint) => mountPoint.includes(`/${box.id}`))
     // The image, the workspace and data folder bound from it, and the node_modules overlay.
     const mountCount = overlaysPossible ? 4 : 3
     expect(boxMounts()).toHaveLength(mountCount)
     await driver.shutdown()
-    driver = await createDriver()
-    const reopened = await driver.open(box.id, 'vite-react')
-    // The same mounts, none stacked on them.
-    expect(boxMounts()).toHaveLength(mountCount)
-    expect(await readFile(path.join(reopened.dataPath ?? '', 'kept.txt'), 'utf8')).toBe('kept')
-    // A reboot: nothing is mounted any more, the workspace is an empty folder.
-    await driver.shutdown()
-    await unmountUnder(reopened.workspacePath)
-    await unmountUnder(reopened.dataPath ?? '')
-    await unmountUnder(path.join(rootDir, 'volumes', box.id))
-    expect(existsSync(path.join(reopened.workspacePath, '.git'))).toBe(false)
+    expect(boxMounts()).toEqual([])
+    await noLoopDeviceUnder(image)
+    expect(existsSync(path.join(box.workspacePath, '.git'))).toBe(false)
     driver = await createDriver()
     box = await driver.open(box.id, 'vite-react')
-    expect(isMountPoint(box.workspacePath)).toBe(true)
+    expect(boxMounts()).toHaveLength(mountCount)
     expect(await readFile(path.join(box.dataPath ?? '', 'kept.txt'), 'utf8')).toBe('kept')
     const output = await shell(box, 'dd if=/dev/zero of=big bs=1M count=3072 2>&1; rm big')
     expect(output).toContain('No space left on device')
+  }, 60_000)
+
+  it('undoes at start what a killed server left mounted and attached', async () => {
+    const image = path.join(rootDir, 'disks', `${box.id}.img`)
+    const boxMounts = () =>
+      currentMountPoints().filter((mountPoint) => mountPoint.includes(`/${box.id}`))
+    const mountCount = boxMounts().length
+    await driver.shutdown()
+    // A killed server's leftovers: its mounts, and a loop device attached but never mounted.
+    leaveMounted(box.id)
+    execFileSync('losetup', ['-f', image])
+    expect(loopDevicesUnder(image)).toHaveLength(2)
+    driver = await createDriver()
+    box = await driver.open(box.id, 'vite-react')
+    // The same mounts, none stacked on what was left, and one loop device.
+    expect(boxMounts()).toHaveLength(mountCount)
+    await waitFor(() => loopDevicesUnder(image).length === 1, 30_000)
+    expect(await readFile(path.join(box.dataPath ?? '', 'kept.txt'), 'utf8')).toBe('kept')
   }, 60_000)
 
   it('limits a production data folder to APPS_DISK_MB', async () => {
@@ -264,6 +290,33 @@ describe.skipIf(!imagesPossible)('a disk image per box (root)', () => {
     })
     await big.stop()
     expect(isMountPoint(bigDataPath)).toBe(false)
+    // A stop releases a production data folder's image too; its next start mounts it again.
+    const kept = path.join(deploysDir, 'app-3', 'data')
+    await mkdir(kept, { recursive: true })
+    await (
+      await driver.startAppServer({
+        appId: 'app-3',
+        deployId: 'deploy-1',
+        deployPath,
+        dataPath: kept,
+      })
+    ).stop()
+    expect(isMountPoint(kept)).toBe(true)
+    await driver.shutdown()
+    driver = await createDriver()
+    expect(isMountPoint(kept)).toBe(false)
+    driver = await createDriver()
+    await (
+      await driver.startAppServer({
+        appId: 'app-3',
+        deployId: 'deploy-1',
+        deployPath,
+        dataPath: kept,
+      })
+    ).stop()
+    expect(isMountPoint(kept)).toBe(true)
+    await driver.shutdown()
+    driver = await createDriver()
     expect((await stat(path.join(bigDataPath, 'app.db'))).size).toBe(40 * mebibyte)
     expect(existsSync(`${bigDataPath}.img`)).toBe(false)
     await noLoopDeviceUnder(deploysDir)
@@ -272,6 +325,8 @@ describe.skipIf(!imagesPossible)('a disk image per box (root)', () => {
   it('unmounts an image deleted while mounted (a DATA_DIR removed with rm) at the next start', async () => {
     const orphan = await driver.provision('vite-react', { id: 'orphan' })
     await driver.shutdown()
+    // Left mounted by a killed server, then its image deleted.
+    leaveMounted(orphan.id)
     await rm(path.join(rootDir, 'disks', 'orphan.img'))
     expect(isMountPoint(orphan.workspacePath)).toBe(true)
     driver = await createDriver()

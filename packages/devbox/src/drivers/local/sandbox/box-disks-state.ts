@@ -10,6 +10,8 @@ import {
 
 export type BoxDisksOptions = {
   rootDir: string
+  /** Holds the production data folders (`{app}/data` on `{app}/data.img`), when there are any. */
+  deploysDir?: string
   logger: DevboxLogger
   mode?: DiskMode
   maxImages?: number
@@ -19,13 +21,22 @@ export type BoxDisksOptions = {
 export type BoxDisksState = {
   disksDir: string
   volumesDir: string
+  /** Where the boxes' workspaces and data folders are bound from their images. */
+  workspacesDir: string
+  appDataDir: string
+  deploysDir: string | undefined
+  /** Production data folders opened on an image by this driver, released at its stop. */
+  appDataPaths: Set<string>
   support: DiskSupport
   logger: DevboxLogger
   maxImages: number
   /** One task at a time per box or data folder (two starts of one app's server at once). */
   locks: Map<string, Promise<unknown>>
   warnedFull: boolean
-  /** Leftovers of folders removed while mounted are unmounted before any image is made. */
+  /**
+   * Before any image is mounted: leftovers of folders removed while mounted, and whatever a
+   * killed server left mounted (release-disks.ts).
+   */
   swept: Promise<number>
 }
 
@@ -36,11 +47,16 @@ export function createBoxDisksState(options: BoxDisksOptions): BoxDisksState {
   return {
     disksDir,
     volumesDir: path.join(options.rootDir, 'volumes'),
+    workspacesDir: path.join(options.rootDir, 'workspaces'),
+    appDataDir: path.join(options.rootDir, 'data'),
+    deploysDir: options.deploysDir && path.resolve(options.deploysDir),
+    appDataPaths: new Set(),
     support,
     logger,
     maxImages: options.maxImages ?? defaultMaxDiskImages,
     locks: new Map(),
     warnedFull: false,
+    // Then box-disks.ts adds what a killed server left (release-disks.ts).
     swept: support.filesystem ? sweepOrphanedImages(logger).catch(() => 0) : Promise.resolve(0),
   }
 }

@@ -3,6 +3,7 @@ import { createBoxDisk } from './create-box-disk.ts'
 import { openAppDataDisk } from './open-app-data-disk.ts'
 import { openBoxDisk } from './open-box-disk.ts'
 import { releaseBoxDisk } from './release-box-disk.ts'
+import { releaseDisks, sweepLeftDisks } from './release-disks.ts'
 
 export type BoxDisks = ReturnType<typeof createBoxDisks>
 
@@ -13,6 +14,8 @@ export type BoxDisks = ReturnType<typeof createBoxDisks>
  */
 export function createBoxDisks(options: BoxDisksOptions) {
   const state = createBoxDisksState(options)
+  const orphaned = state.swept
+  state.swept = orphaned.then(async (count) => count + (await sweepLeftDisks(state)))
   type Targets = { workspacePath: string; dataPath: string }
   return {
     support: state.support,
@@ -26,5 +29,14 @@ export function createBoxDisks(options: BoxDisksOptions) {
       serialized(state, id, () => releaseBoxDisk(state, id, targets)),
     openAppData: (dataPath: string, limitMb: number) =>
       serialized(state, dataPath, () => openAppDataDisk(state, dataPath, limitMb)),
+    /**
+     * At a stop, once nothing runs on them: every mount of the driver's undone, so no loop device
+     * of its images stays attached (release-disks.ts); the next `open` mounts a box's again.
+     */
+    releaseAll: async () => {
+      await state.swept
+      await Promise.allSettled([...state.locks.values()])
+      await releaseDisks(state)
+    },
   }
 }

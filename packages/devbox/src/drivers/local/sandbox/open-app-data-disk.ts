@@ -24,6 +24,7 @@ export async function openAppDataDisk(
   const { support, logger } = state
   if (!support.filesystem) return undefined
   await state.swept
+  state.appDataPaths.add(path.resolve(dataPath))
   const imagePath = `${dataPath}.img`
   if (isMountPoint(dataPath)) return filesystemDisk(dataPath, limitMb, 'APPS_DISK_MB')
   if (!existsSync(imagePath)) {

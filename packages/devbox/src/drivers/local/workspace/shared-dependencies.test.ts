@@ -55,9 +55,13 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
   let first: LocalDevbox
   let second: LocalDevbox
   let lower: string
-  const createDriver = (options: { disk?: 'auto' | 'measured'; shared?: boolean } = {}) =>
+  // Another driver gets a folder of its own: a driver's start and stop undo every mount in its
+  // folder, as one server per DATA_DIR does (docs/architecture/devbox.md "Disk").
+  const createDriver = (
+    options: { disk?: 'auto' | 'measured'; shared?: boolean; rootDir?: string } = {},
+  ) =>
     createTestDriver({
-      rootDir,
+      rootDir: options.rootDir ?? rootDir,
       templatesDir: path.join(base, 'templates'),
       limits: { diskMb: 128 },
       disk: options.disk ?? 'auto',
@@ -83,14 +87,15 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
     await rm(base, { recursive: true, force: true })
   }, 30_000)
 
-  it('mounts the cache folder node_modules under a layer on the box image, owned by the box uid', async () => {
+  it('mounts the cache folder node_modules under a layer on the box image, its root the box uid’s', async () => {
     const modules = path.join(first.workspacePath, 'node_modules')
     expect(isMountPoint(modules)).toBe(true)
     expect(lower.startsWith(testCacheDir)).toBe(true)
     expect(await shell(first, 'ls node_modules/.bin')).toContain('semver')
     expect(await shell(first, 'node_modules/.bin/semver 1.2.3')).toBe('1.2.3\n')
+    // The shared files are root's and writable by every box uid (each box has its own).
     expect(await shell(first, 'stat -c %u node_modules node_modules/semver/package.json')).toBe(
-      `${boxUid}\n${boxUid}\n`,
+      `${boxUid}\n0\n`,
     )
     // The cache folder is root's alone; only the overlay leads into it, and the box learns no
     // host path, box id or cache version from its mount table.
@@ -130,6 +135,10 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
     expect(await shell(second, 'node -e "console.log(require(\'is-number\')(5))"')).toBe('true\n')
     expect(await shell(second, 'node_modules/.bin/semver 2.0.0')).toBe('2.0.0\n')
     expect(await readdir(upperOf('second'))).toEqual([])
+    // The second box runs as a uid of its own, and may change the shared files too.
+    expect(await shell(second, 'id -u; echo >> node_modules/semver/LICENSE && echo ok')).toMatch(
+      /^6100[1-9]\nok\n/,
+    )
   })
 
   it('installs a package in one box through DEVBOX_EGRESS=registry, into its upper layer only', async () => {
@@ -151,7 +160,7 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
 
   it('mounts the overlay again after a restart, keeping the box layer', async () => {
     const modules = path.join(first.workspacePath, 'node_modules')
-    // A restart of Sprout: the mount is still there and is reused.
+    // A restart of Sprout: released at the stop, mounted again when the box opens.
     await driver.shutdown()
     driver = createDriver()
     await driver.open('first', 'vite-react')
@@ -183,10 +192,11 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
   }, 30_000)
 
   it('keeps the layer in the driver folder for a box without an image, counted by its disk', async () => {
-    const measured = createDriver({ disk: 'measured' })
+    const measuredRoot = path.join(base, 'measured-devboxes')
+    const measured = createDriver({ disk: 'measured', rootDir: measuredRoot })
     try {
       const box = await measured.provision('vite-react', { id: 'measured' })
-      const layer = path.join(rootDir, 'layers', 'measured')
+      const layer = path.join(measuredRoot, 'layers', 'measured')
       expect(isMountPoint(path.join(box.workspacePath, 'node_modules'))).toBe(true)
       await shell(box, 'head -c 3000000 /dev/urandom > node_modules/blob')
       expect((await stat(path.join(layer, 'upper/blob'))).size).toBe(3_000_000)
@@ -205,14 +215,15 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
   }, 60_000)
 
   it('copies node_modules when asked to (no root, no overlayfs)', async () => {
-    const copying = createDriver({ shared: false })
+    const copyingRoot = path.join(base, 'copying-devboxes')
+    const copying = createDriver({ shared: false, rootDir: copyingRoot })
     try {
       const box = await copying.provision('vite-react', { id: 'copied' })
       const modules = path.join(box.workspacePath, 'node_modules')
       expect(isMountPoint(modules)).toBe(false)
-      expect(existsSync(path.join(rootDir, 'volumes', 'copied', 'layers', 'node_modules'))).toBe(
-        false,
-      )
+      expect(
+        existsSync(path.join(copyingRoot, 'volumes', 'copied', 'layers', 'node_modules')),
+      ).toBe(false)
       expect(
         await shell(box, 'node_modules/.bin/semver 4.0.0; stat -c %u node_modules/semver'),
       ).toBe(`4.0.0\n${boxUid}\n`)
