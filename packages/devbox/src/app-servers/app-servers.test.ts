@@ -109,9 +109,12 @@ describe('production servers', { timeout: 120_000 }, () => {
     const processes = serverProcesses()
     expect(processes.length).toBeGreaterThan(0)
     if (process.getuid?.() === 0) {
-      expect(driver.enforcement.user).toMatch(/^uid 61000/)
-      // Found by its cgroup: it runs inside the instance's limits.
-      for (const found of processes) expect(found.uid).toBe(61000)
+      expect(driver.enforcement.user).toMatch(/^a uid of its own per box \(61000–64999\)/)
+      // Found by its cgroup: it runs inside the instance's limits, as its app's own uid.
+      const uids = new Set(processes.map((found) => found.uid))
+      expect(uids.size).toBe(1)
+      expect([...uids][0]).toBeGreaterThanOrEqual(61000)
+      expect([...uids][0]).toBeLessThanOrEqual(64999)
       const memoryLimit = `/sys/fs/cgroup/memory/sprout/${manager.status(appId).instanceId}/memory.limit_in_bytes`
       if (existsSync(memoryLimit)) {
         expect(Number(readFileSync(memoryLimit, 'utf8'))).toBe(driver.limits.memoryMb * 1024 * 1024)

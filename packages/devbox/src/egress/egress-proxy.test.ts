@@ -1,3 +1,5 @@
+// Long file: one suite attacks the egress proxy from every side (policies, names, addresses, the
+// host's own interfaces, CONNECT and plain HTTP), each case a few lines on one shared proxy set-up.
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -15,4 +15,5 @@ export async function destroyBox(state: LocalDriverState, id: string): Promise<v
   await rm(path.join(rootDir, 'layers', id), { recursive: true, force: true, maxRetries: 3 })
   await rm(workspacePath, { recursive: true, force: true, maxRetries: 3 })
   await rm(path.join(appDataDir, id), { recursive: true, force: true, maxRetries: 3 })
+  state.sandbox.forgetBox(id)
 }

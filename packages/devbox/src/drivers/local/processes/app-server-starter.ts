@@ -37,6 +37,8 @@ export function createAppServerStarter(input: {
       workspacePath: deployPath,
       dataPath: request.dataPath,
       readOnlyWorkspace: true,
+      // One uid per app, kept across its deploys and restarts (its data folder is chowned to it).
+      uidKey: `app:${request.appId}`,
     })
     if (boxSandbox.owner) {
       await ensureOwner(request.dataPath, boxSandbox.owner)

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { keptByBoxKeeper, type ProcessCommand } from '../processes/process-group.ts'
 import { type BoxSandboxState, dataInside, workspaceInside } from './box-sandbox-state.ts'
+import { stageBoxUser } from './box-uids.ts'
 import { shellQuote } from './shell-quote.ts'
 import { wrapBoxCommand } from './wrap-box-command.ts'
 
@@ -16,9 +17,14 @@ export function boxCommand(
   if (!tools.bubblewrapPath) {
     return { argv: keptByBoxKeeper(['bash', '-lc', loginScript], state.cgroup?.directories) }
   }
-  const user = tools.boxUser
+  const user = state.user
+  const userFiles = user ? stageBoxUser(tools.runDirectory, user) : undefined
   const bubblewrapArguments = [
     ...tools.rootArguments,
+    // Its own user in passwd and group, over the staged /etc's.
+    ...(userFiles
+      ? ['--ro-bind', userFiles.passwd, '/etc/passwd', '--ro-bind', userFiles.group, '/etc/group']
+      : []),
     state.readOnlyWorkspace ? '--ro-bind' : '--bind',
     state.workspacePath,
     workspaceInside,

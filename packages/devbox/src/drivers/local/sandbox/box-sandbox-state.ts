@@ -27,6 +27,8 @@ export type BoxSandboxInput = {
   /** Mounts the workspace read-only: a production server may not change its own deploy. */
   readOnlyWorkspace?: boolean
   tools: SandboxTools
+  /** The box's own uid and gid (root with full confinement), else undefined: the server's. */
+  user?: { uid: number; gid: number }
   limits: BoxLimits
   logger: DevboxLogger
 }

@@ -45,7 +45,7 @@ export function createBoxSandbox(input: BoxSandboxInput): BoxSandbox {
   const { tools, workspacePath, limits, dataPath } = state
   return {
     workspaceInside: tools.bubblewrapPath ? workspaceInside : workspacePath,
-    owner: tools.boxUser,
+    owner: state.user,
     fixedDevPort: state.confinedNetwork ? boxDevPort : undefined,
     prepare: () => prepareBoxSandbox(state),
     commandFor: (command) => boxCommand(state, command),

@@ -23,6 +23,7 @@ import {
   systemMountArguments,
 } from './box-root.ts'
 import { type BoxSandbox, createBoxSandbox } from './box-sandbox.ts'
+import { boxUidCount, createBoxUids } from './box-uids.ts'
 import { prepareRunDirectory, runDirectoryOf } from './run-directory.ts'
 import type { SandboxTools } from './sandbox-tools.ts'
 import { buildSeccompFilter, refusedSyscalls, seccompSupported } from './seccomp-filter.ts'
@@ -57,7 +58,11 @@ export type Sandbox = {
     dataPath?: string
     /** The workspace is mounted read-only (a production server's deploy folder). */
     readOnlyWorkspace?: boolean
+    /** Whose uid the box runs as (a production server's app: `app:{id}`); its id by default. */
+    uidKey?: string
   }) => BoxSandbox
+  /** Gives a destroyed box's uid back to the range. */
+  forgetBox: (uidKey: string) => void
 }
 
 export type SandboxOptions = {
@@ -167,6 +172,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       tools.setprivPath = setpriv
       const uid = options.boxUid ?? defaultBoxUid
       tools.boxUser = { uid, gid: uid }
+      tools.boxUids = createBoxUids({
+        file: path.join(options.stateDirectory, 'box-uids.json'),
+        first: uid,
+        onFull: (key) => logger.warn(uidsFullMessage(uid, key)),
+      })
       tools.egress = createEgressProxy({
         policy: options.egress ?? 'open',
         registryUrl: options.registryUrl ?? 'https://registry.npmjs.org/',
@@ -191,29 +201,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     })
   }
 
-  if (!bubblewrap) tools.cgroups = unconfinedCgroups(options.mode, isRoot)
-  if (tools.cgroups) {
-    const cgroups = tools.cgroups
-    void sweepOrphanedRunCgroups(cgroups).then(
-      (swept) => {
-        if (swept > 0) logger.warn(`Killed what ${swept} earlier commands' cgroups still held`)
-      },
-      (error: Error) => logger.warn(`Could not sweep earlier commands' cgroups: ${error.message}`),
-    )
-  }
+  if (!bubblewrap) tools.cgroups = unconfinedCgroups(options, isRoot)
+  if (tools.cgroups) sweepEarlierCommands(tools.cgroups, logger)
 
   const enforcement = describeEnforcement(tools, limits, options)
   enforcement.node = checkBoxNode(tools)
-  if (!bubblewrap) {
-    const processes = tools.cgroups
-      ? `each command runs in a cgroup of its own, and whatever it starts (setsid and double forks included) is killed when it ends, when its box stops and when the server goes. Not enforced: files, network, user, system calls`
-      : 'background processes that leave their process group (setsid) can outlive a command. Not enforced: files, network, user, system calls, limits'
-    logger.warn(
-      options.mode === 'off'
-        ? `Dev box sandbox is off (DEVBOX_SANDBOX=off): commands run as plain processes with the server's rights; ${processes}`
-        : `bubblewrap (bwrap) is not available: dev box commands run without a sandbox; ${processes}. Install bubblewrap to confine them.`,
-    )
-  }
   logger.info('Dev box confinement', enforcement)
   if (enforcement.node.startsWith('MISMATCH')) {
     logger.error(
@@ -224,16 +216,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     enabled: bubblewrap !== undefined,
     enforcement,
     limits,
-    forBox: ({ boxId, workspacePath, dataPath, readOnlyWorkspace }) =>
-      createBoxSandbox({
+    forBox: ({ boxId, workspacePath, dataPath, readOnlyWorkspace, uidKey }) => {
+      const uid = tools.boxUids?.uidOf(uidKey ?? boxId)
+      return createBoxSandbox({
         boxId,
         workspacePath,
         dataPath,
         readOnlyWorkspace,
         tools,
+        user: uid === undefined ? undefined : { uid, gid: uid },
         limits,
         logger,
-      }),
+      })
+    },
+    forgetBox: (uidKey) => tools.boxUids?.release(uidKey),
   }
 }
 
@@ -266,7 +262,9 @@ function describeEnforcement(
     network: tools.egress
       ? `own namespace; egress proxy, DEVBOX_EGRESS=${tools.egress.policy}`
       : notEnforced(why),
-    user: tools.boxUser ? `uid ${tools.boxUser.uid}, no capabilities` : notEnforced(why),
+    user: tools.boxUids
+      ? `a uid of its own per box (${tools.boxUids.first}–${tools.boxUids.last}), no capabilities`
+      : notEnforced(why),
     pids: pids
       ? `${limits.pids} (${pids})`
       : tools.bubblewrapPath
@@ -290,15 +288,39 @@ function describeEnforcement(
  * The cgroups that track an unsandboxed box's commands (decision 030). As root there must be
  * some: a command's leftovers would otherwise run on as root, out of reach of the server.
  */
-function unconfinedCgroups(mode: SandboxMode, isRoot: boolean): CgroupSupport | undefined {
+function unconfinedCgroups(
+  { mode, logger }: SandboxOptions,
+  isRoot: boolean,
+): CgroupSupport | undefined {
   const cgroups = detectCgroups()
   if (!cgroups && isRoot) {
     throw new Error(
       `Dev box commands would run as root without a sandbox (${mode === 'off' ? 'DEVBOX_SANDBOX=off' : 'no working bubblewrap'}) and without writable cgroups (/sys/fs/cgroup) to end what they leave behind, so Sprout will not start them. Install bubblewrap, run Sprout as another user, or give it a writable cgroup file system.`,
     )
   }
+  const processes = cgroups
+    ? 'each command runs in a cgroup of its own, and whatever it starts (setsid and double forks included) is killed when it ends, when its box stops and when the server goes. Not enforced: files, network, user, system calls'
+    : 'background processes that leave their process group (setsid) can outlive a command. Not enforced: files, network, user, system calls, limits'
+  logger.warn(
+    mode === 'off'
+      ? `Dev box sandbox is off (DEVBOX_SANDBOX=off): commands run as plain processes with the server's rights; ${processes}`
+      : `bubblewrap (bwrap) is not available: dev box commands run without a sandbox; ${processes}. Install bubblewrap to confine them.`,
+  )
   return cgroups
 }
+
+/** Kills what commands of an earlier server left in cgroups whose keeper is gone (decision 030). */
+function sweepEarlierCommands(cgroups: CgroupSupport, logger: DevboxLogger) {
+  void sweepOrphanedRunCgroups(cgroups).then(
+    (swept) => {
+      if (swept > 0) logger.warn(`Killed what ${swept} earlier commands' cgroups still held`)
+    },
+    (error: Error) => logger.warn(`Could not sweep earlier commands' cgroups: ${error.message}`),
+  )
+}
+
+const uidsFullMessage = (first: number, key: string) =>
+  `All ${boxUidCount} box uids from DEVBOX_UID (${first}) are taken: ${key} shares one with another box, and their per-user kernel limits`
 
 function serverUser() {
   return { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 }

@@ -18,8 +18,8 @@ const overlayOptions = 'nosuid,nodev,noatime'
  */
 const lowerLink = 'lower'
 const layerOptions = `lowerdir=${lowerLink},upperdir=upper,workdir=work`
-/** Written in a cache folder once its node_modules belongs to the box uid (`handed-to-{uid}`). */
-const handedMarker = (uid: number) => `.sprout-handed-to-${uid}`
+/** Written in a cache folder once its node_modules is root's and writable by every box uid. */
+const sharedMarker = '.sprout-shared-with-box-uids'
 
 /**
  * `shared`: each box's node_modules is an overlay of the prepared cache's (read-only) and a
@@ -171,29 +171,28 @@ export function createSharedDependencies(input: {
   const handOvers = new Map<string, Promise<void>>()
 
   /**
-   * Copy-up keeps a lower file's owner, so the box uid must own the shared lower to replace
-   * packages (once per cache folder and uid, marker file). The cache folder itself becomes root's
-   * 0700, so the box uid cannot reach it outside a box (inside, no path leads there: box-root.ts).
+   * Copy-up keeps a lower file's owner and mode, and every box has a uid of its own (issue 29), so
+   * the shared lower becomes root's and writable by all (`a+rwX`): any box may replace or delete
+   * packages, in its own upper only (once per cache folder, marker file). The cache folder itself
+   * becomes root's 0700, so no box uid reaches it outside a box (inside, no path leads there:
+   * box-root.ts).
    */
   const handOver = (cacheFolder: string, owner: { uid: number; gid: number } | undefined) => {
     if (!owner) return Promise.resolve()
-    const marker = path.join(cacheFolder, handedMarker(owner.uid))
+    const marker = path.join(cacheFolder, sharedMarker)
     if (existsSync(marker)) return Promise.resolve()
     let pending = handOvers.get(marker)
     if (!pending) {
       pending = (async () => {
         const startedAt = Date.now()
         await chmod(cacheFolder, 0o700)
-        await runFile('chown', [
-          '-R',
-          '--no-dereference',
-          `${owner.uid}:${owner.gid}`,
-          path.join(cacheFolder, 'node_modules'),
-        ])
+        const modules = path.join(cacheFolder, 'node_modules')
+        await runFile('chown', ['-R', '--no-dereference', '0:0', modules])
+        // Links met on the way are not followed (GNU chmod -R).
+        await runFile('chmod', ['-R', 'a+rwX', modules])
         await writeFile(marker, new Date().toISOString())
-        input.logger.info('Handed the shared dependencies to the box uid', {
+        input.logger.info('Shared the dependencies with every box uid', {
           cacheFolder,
-          uid: owner.uid,
           durationMs: Date.now() - startedAt,
         })
       })()
