@@ -15,18 +15,32 @@ type AccountHookOptions = {
   config: Pick<Config, 'adminEmails'>
   db: Database
   signUpRules: Pick<SignUpRulesService, 'refusal'>
-  setupLink: Pick<SetupLink, 'isValid' | 'claim'>
+  setupLink: Pick<SetupLink, 'refusal' | 'take'>
 }
 
 const setupCodeOf = (headers: Headers | undefined) => headers?.get(setupCodeHeader) ?? ''
 
-/** Throws the sign-up rule's refusal (docs/product/auth.md "Sign-up rules") for `email`. */
+const refuse = (message: string) => {
+  throw new APIError('FORBIDDEN', { message, code: 'SIGN_UP_REFUSED' })
+}
+
+/**
+ * Throws the sign-up rule's refusal (docs/product/auth.md "Sign-up rules") for `email`. A sign-up
+ * carrying the setup code passes them only as the one sign-up the link admits, its admin's; any
+ * other use of the code is refused. `spend` spends the code (the user-create hook), so of two
+ * sign-ups with it at once only one gets in.
+ */
 function signUpGate({ signUpRules, setupLink }: AccountHookOptions) {
-  return async (email: string, headers: Headers | undefined) => {
+  return async (email: string, headers: Headers | undefined, spend = false) => {
     const setupCode = setupCodeOf(headers)
-    const viaSetupLink = setupCode !== '' && (await setupLink.isValid(setupCode))
-    const refusal = await signUpRules.refusal(email, viaSetupLink)
-    if (refusal) throw new APIError('FORBIDDEN', { message: refusal, code: 'SIGN_UP_REFUSED' })
+    if (setupCode !== '') {
+      const refusal = spend ? await setupLink.take(setupCode) : await setupLink.refusal(setupCode)
+      if (refusal) refuse(refusal)
+      return true
+    }
+    const refusal = await signUpRules.refusal(email)
+    if (refusal) refuse(refusal)
+    return false
   }
 }
 
@@ -41,16 +55,16 @@ function signUpGate({ signUpRules, setupLink }: AccountHookOptions) {
  * at an allowed domain could move at once to any other address.
  */
 export function signUpRequestHooks(options: AccountHookOptions): BetterAuthOptions['hooks'] {
-  const refuse = signUpGate(options)
+  const gate = signUpGate(options)
   return {
     before: createAuthMiddleware(async (context) => {
       refuseUnsafeRedirectTargets(context)
       const body = context.body as { email?: unknown; newEmail?: unknown } | undefined
       if (context.path === '/sign-up/email' && typeof body?.email === 'string') {
-        await refuse(body.email, context.headers)
+        await gate(body.email, context.headers)
       }
       if (context.path === '/change-email' && typeof body?.newEmail === 'string') {
-        await refuse(body.newEmail, undefined)
+        await gate(body.newEmail, undefined)
       }
     }),
   }
@@ -60,19 +74,21 @@ export function signUpRequestHooks(options: AccountHookOptions): BetterAuthOptio
 export function accountHooks(
   options: AccountHookOptions,
 ): NonNullable<BetterAuthOptions['databaseHooks']> {
-  const { config, db, setupLink } = options
-  const refuse = signUpGate(options)
+  const { config, db } = options
+  const gate = signUpGate(options)
   return {
     user: {
       create: {
         // docs/product/auth.md "Sign-up rules" and "The first admin": an account is an
         // admin when ADMIN_EMAILS lists it, or when it is made or claimed through the setup link.
+        // Made through it, the code is spent here, at sign-up, not by a later call: with
+        // REQUIRE_EMAIL_VERIFICATION the new account has no session until its link is opened.
         before: async (user, context) => {
-          await refuse(user.email, context?.headers)
+          const viaSetupLink = await gate(user.email, context?.headers, true)
           const isListed = config.adminEmails.includes(user.email.toLowerCase())
-          return { data: { ...user, role: isListed ? 'admin' : 'user' } }
+          return { data: { ...user, role: isListed || viaSetupLink ? 'admin' : 'user' } }
         },
-        after: async (user, context) => {
+        after: async (user) => {
           const organizationId = randomUUID()
           await db.transaction(async (transaction) => {
             await transaction.insert(schema.organization).values({
@@ -90,17 +106,12 @@ export function accountHooks(
               createdAt: new Date(),
             })
           })
-          // Claimed at sign-up, not by a later call: with REQUIRE_EMAIL_VERIFICATION the new
-          // account has no session until its mailed link is opened. Of two sign-ups with one
-          // link, the claim lets one win; the other stays an ordinary account.
-          const setupCode = setupCodeOf(context?.headers)
-          if (setupCode !== '') await setupLink.claim(user.id, setupCode)
         },
       },
       // The same rules when a confirmed change lands (its link may be opened after they changed).
       update: {
         before: async (user) => {
-          if (typeof user.email === 'string') await refuse(user.email, undefined)
+          if (typeof user.email === 'string') await gate(user.email, undefined)
         },
       },
     },

@@ -16,7 +16,7 @@ export const auth = createAuth({
   },
   mailer: { configured: true, enqueue: async () => {} },
   signUpRules: { refusal: async () => undefined },
-  setupLink: { isValid: async () => false, claim: async () => undefined },
+  setupLink: { refusal: async () => 'none', take: async () => 'none' },
   userStreams: { endSessions: async () => undefined },
   // biome-ignore lint/suspicious/noExplicitAny: the generator only reads the options
   db: db as any,

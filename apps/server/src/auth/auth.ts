@@ -28,7 +28,7 @@ export type AuthOptions = {
   secret: string
   mailer: Pick<Mailer, 'configured' | 'enqueue'>
   signUpRules: Pick<SignUpRulesService, 'refusal'>
-  setupLink: Pick<SetupLink, 'isValid' | 'claim'>
+  setupLink: Pick<SetupLink, 'refusal' | 'take'>
   userStreams: Pick<UserStreams, 'endSessions'>
 }
 

@@ -37,9 +37,9 @@ export function createSetupLink(options: { db: Database; settings: InstallationS
     return expected.length === given.length && timingSafeEqual(expected, given)
   }
 
-  const spend = async (hash?: string) => {
+  const spend = async (hash?: string, executor: Pick<Database, 'delete'> = db) => {
     const table = schema.installationSettings
-    const rows = await db
+    const rows = await executor
       .delete(table)
       .where(
         hash === undefined
@@ -50,10 +50,33 @@ export function createSetupLink(options: { db: Database; settings: InstallationS
     return rows.length
   }
 
+  /** Why `code` makes nobody admin now, or undefined while it would. */
+  const refusal = async (code: string) => {
+    if (await hasAdmin()) return setupLinkTexts.adminExists
+    if (!(await isValid(code))) return setupLinkTexts.invalid
+    return undefined
+  }
+
+  /**
+   * Spends `code` for one account: of two uses at once, one deletes the row, one finds none.
+   * Returns the refusal's text, if any.
+   */
+  const take = async (code: string) => {
+    const refused = await refusal(code)
+    if (refused) return refused
+    return (await spend(hashOf(code).toString('base64'))) === 1 ? undefined : setupLinkTexts.invalid
+  }
+
   return {
     hasAdmin,
     isValid,
-    /** At start: a fresh code while there is no admin (its URL to print), else none. */
+    refusal,
+    take,
+    /**
+     * At start: a fresh code while there is no admin (its URL to print), else none. An admin made
+     * while the code is written (an ADMIN_EMAILS sign-in, the previous start's link) is looked
+     * for again after, so no link is printed once one exists.
+     */
     prepare: async (publicUrl: string): Promise<string | undefined> => {
       if (await hasAdmin()) {
         await spend()
@@ -61,17 +84,28 @@ export function createSetupLink(options: { db: Database; settings: InstallationS
       }
       const code = randomBytes(24).toString('base64url')
       await settings.set(settingKey, { hash: hashOf(code).toString('base64') })
+      if (await hasAdmin()) {
+        await spend()
+        return undefined
+      }
       return `${publicUrl}/setup?code=${code}`
     },
     /** Makes `userId` the admin; the code is spent. Returns the refusal's text, if any. */
     claim: async (userId: string, code: string): Promise<string | undefined> => {
-      if (await hasAdmin()) return setupLinkTexts.adminExists
-      if (!(await isValid(code))) return setupLinkTexts.invalid
-      // Spent before the role is given: of two claims at once, one deletes the row, one finds none.
-      const spent = await spend(hashOf(code).toString('base64'))
-      if (spent === 0) return setupLinkTexts.invalid
-      await db.update(schema.user).set({ role: 'admin' }).where(eq(schema.user.id, userId))
-      return undefined
+      const refused = await refusal(code)
+      if (refused) return refused
+      // Spent with the role given, at once: of two claims one deletes the row, one finds none,
+      // and a start writing a new code waits for the row and then sees the admin.
+      return db.transaction(async (transaction) => {
+        if ((await spend(hashOf(code).toString('base64'), transaction)) === 0) {
+          return setupLinkTexts.invalid
+        }
+        await transaction
+          .update(schema.user)
+          .set({ role: 'admin' })
+          .where(eq(schema.user.id, userId))
+        return undefined
+      })
     },
   }
 }

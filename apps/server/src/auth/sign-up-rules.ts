@@ -44,13 +44,13 @@ export function createSignUpRules(options: {
     /** The admin's choice; the environment's value stays the default until one is stored. */
     update: (rules: SignUpRules) => settings.set(settingKey, rules),
     /**
-     * Why `email` may not create an account, or undefined when it may: invited addresses,
-     * ADMIN_EMAILS and the setup link always may; the domains list narrows 'open' and widens
-     * 'invite'.
+     * Why `email` may not create an account, or undefined when it may: invited addresses and
+     * ADMIN_EMAILS always may (and the setup link's one sign-up, account-hooks.ts); the domains
+     * list narrows 'open' and widens 'invite'.
      */
-    refusal: async (email: string, viaSetupLink: boolean): Promise<string | undefined> => {
+    refusal: async (email: string): Promise<string | undefined> => {
       const address = email.toLowerCase()
-      if (viaSetupLink || config.adminEmails.includes(address)) return undefined
+      if (config.adminEmails.includes(address)) return undefined
       const rules = await current()
       const domain = address.slice(address.lastIndexOf('@') + 1)
       const inListedDomain = rules.domains.includes(domain)
