@@ -66,6 +66,9 @@ describe('redirect targets handed to better-auth', () => {
       const response = await setup.harness.request(`/api/auth/verify-email?${query}`)
       await expectRefused(response, 'callbackURL', target)
     }
+    const twice =
+      '/api/auth/verify-email?token=x&callbackURL=%2F&callbackURL=%2F.%2F%2Fevil.example'
+    await expectRefused(await setup.harness.request(twice), 'callbackURL', '/.//evil.example')
   })
 
   it('still follows a path on this site', async () => {

@@ -10,6 +10,7 @@ import type { AuthCache } from './auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
 import { explainAuthRefusal } from './auth-refusals.ts'
 import { failedAttemptLimit, mailLimit, rateLimit } from './rate-limit.ts'
+import { checkRedirectTargets } from './redirect-targets.ts'
 import { findSession } from './require-session.ts'
 
 /**
@@ -73,6 +74,7 @@ export function authRoutes(options: {
   }
   app.use('/api/auth/request-password-reset', answerNoSoonerThan(resetRequestFloorMs))
   app.use('/api/auth/*', checkAuthBodies)
+  app.use('/api/auth/*', checkRedirectTargets)
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
     if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
       throw notFound('No such API route')

@@ -39,7 +39,7 @@ export function isSafeRedirectPath(target: unknown): target is string {
   }
 }
 
-/** The path decoded until it no longer changes (a layer may decode `%252f` twice); undefined if malformed. */
+/** The path decoded until it stops changing (a layer may decode twice); undefined if malformed. */
 function decodedFully(path: string): string | undefined {
   let current = path
   for (let round = 0; round < 4; round++) {
