@@ -4,7 +4,9 @@
 // "Starts at once"). Real server, real local driver, real boxes.
 import { rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../testing/app-harness.ts'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
 
 type Readiness = { ready: boolean; error?: string; queue_position?: number }
@@ -81,6 +83,34 @@ describe('dev box starts in a burst', { timeout: 300_000 }, () => {
     } finally {
       await rm(workspaces, { force: true }).catch(() => undefined)
       await rename(`${workspaces}.away`, workspaces).catch(() => undefined)
+    }
+  })
+})
+
+describe('a server stopping in a burst', { timeout: 300_000 }, () => {
+  it('does not start the boxes still waiting: they stay recorded for the next start-up', async () => {
+    const harness = await createTestApp({ DEVBOX_POOL_TARGET: '0', DEVBOX_MAX_STARTS: '1' })
+    try {
+      const owner = await harness.signUp()
+      const organizationId = await harness.createOrganization(owner)
+      const ids: string[] = []
+      for (const prompt of ['one', 'two', 'three', 'four']) {
+        const created = await harness.request('/api/applications', {
+          method: 'POST',
+          user: owner,
+          headers: { 'organization-id': organizationId },
+          body: JSON.stringify({ initial_prompt: prompt, model: 'demo' }),
+        })
+        ids.push(((await created.json()) as { id: string }).id)
+      }
+      // The last one waits behind the others (a box start takes seconds).
+      expect(harness.devboxes.queuePosition(ids[3] ?? '')).toBeGreaterThanOrEqual(0)
+      await harness.devboxes.stop()
+      const rows = await harness.database.db.select().from(devboxes)
+      const last = rows.find((row) => row.applicationId === ids[3])
+      expect(last?.status).toBe('provisioning')
+    } finally {
+      await harness.close()
     }
   })
 })
