@@ -20,6 +20,11 @@ export type ExecOptions = {
   onOutput?: (chunk: string) => void
   /** Bytes of output kept (default 64 KiB); the rest is dropped and `truncated` set. */
   outputLimitBytes?: number
+  /**
+   * `onOutput` gets the output past `outputLimitBytes` too (only what is kept is cut): for a
+   * caller that writes a large output elsewhere as it comes, such as Push to Git's bundle.
+   */
+  streamPastLimit?: boolean
 }
 
 export type ExecResult = {

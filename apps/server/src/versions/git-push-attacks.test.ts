@@ -11,7 +11,14 @@ import { createTestApp, type TestApp } from '../testing/app-harness.ts'
 import { type ChatActor, call, createReadyApplication } from '../testing/chat-client.ts'
 import { startEchoingGitServer, startGitHttpServer } from '../testing/git-http-server.ts'
 import { capturePrinted } from '../testing/printed-output.ts'
-import { PUSH_NOT_A_BUNDLE, PUSH_TOKEN_NEEDED } from './git-push.ts'
+import { checkGitTarget } from './git-hosts.ts'
+import {
+  MAX_BUNDLE_BYTES,
+  PUSH_NOT_A_BUNDLE,
+  PUSH_TOKEN_NEEDED,
+  PUSH_TOO_LARGE,
+  pushHistory,
+} from './git-push.ts'
 
 const run = promisify(execFile)
 const token = 'sprout-attack-token-7d6c5b4a'
@@ -118,6 +125,27 @@ describe('Push to Git against hostile boxes and moved remotes', { timeout: 240_0
     const pushed = await push()
     expect(pushed.status, JSON.stringify(pushed.body)).toBe(200)
     expect((await gitServer.log('app'))[0]).toBe(`${commit} Pushed version`)
+  })
+
+  it('writes the bundle to a file as it comes: an endless answer is stopped at the cap', async () => {
+    // A bundle's header, then zeros without end.
+    await wrapGitBundle(
+      `{ printf '# v2 git bundle\\n%s HEAD\\n\\nPACK' '${hostCommit}'; cat /dev/zero; }`,
+    )
+    const url = await gitServer.createRepository('endless')
+    const target = await checkGitTarget(url, [gitServer.host])
+    // The route's cap is MAX_BUNDLE_BYTES (192 MiB); a smaller one spares the test's machine.
+    const maxBundleBytes = 4 * 1024 * 1024
+    const refused = pushHistory({ box: box(), target, branch: 'main', token, maxBundleBytes })
+    await expect(refused).rejects.toThrow(PUSH_TOO_LARGE(maxBundleBytes))
+    // The box's command was stopped at the cap, not left to its time limit.
+    const left = await box().exec('pgrep -x cat || true', { timeoutSeconds: 10 })
+    expect(left.output.trim()).toBe('')
+    expect(await remoteRefs('endless')).toBe('')
+    expect(PUSH_TOO_LARGE(MAX_BUNDLE_BYTES)).toBe(
+      "The app's history is too large to push (over 192 MiB as a git bundle).",
+    )
+    await unwrapGit()
   })
 
   it('keeps the token for another repository of the same host, drops it for another host', async () => {

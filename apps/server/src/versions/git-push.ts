@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
@@ -7,13 +7,17 @@ import type { PushResult } from '@sprout/protocol/api/versions.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { badRequest, conflict, unprocessable } from '../http/app-error.ts'
 import type { GitTarget } from './git-hosts.ts'
-import { bundleHead, decodeHistoryBundle } from './history-bundle.ts'
+import { bundleHead, createBundleFile } from './history-bundle.ts'
 import { redactToken } from './token-redaction.ts'
 
 const bundleTimeoutSeconds = 120
 const pushTimeoutMs = 120_000
-/** The history as base64 through the box's output: a bigger app is refused, not cut. */
-const maxBundleOutputBytes = 256 * 1024 * 1024
+/** The history as a git bundle, written to a file as it comes: a bigger app is refused, not cut. */
+export const MAX_BUNDLE_BYTES = 192 * 1024 * 1024
+
+export const PUSH_NO_HISTORY = 'The app has no history to push yet.'
+export const PUSH_TOO_LARGE = (maxBytes: number) =>
+  `The app's history is too large to push (over ${Math.round(maxBytes / 1024 / 1024)} MiB as a git bundle).`
 
 export const PUSH_REJECTED = (branch: string) =>
   `The remote branch ${branch} has commits this app does not have, so the push was rejected. Sprout never force-pushes: push to a new branch, or bring those commits into the app first.`
@@ -39,23 +43,15 @@ export async function pushHistory(input: {
   target: GitTarget
   branch: string
   token: string | undefined
+  /** The largest bundle taken (MAX_BUNDLE_BYTES unless a test says less). */
+  maxBundleBytes?: number
 }): Promise<PushResult> {
   const { box, target, branch, token } = input
   if (!branchPattern.test(branch)) throw badRequest(`${branch} is not a valid branch name.`)
-  const bundle = await box.exec('git bundle create - HEAD 2>/dev/null | base64 -w0', {
-    timeoutSeconds: bundleTimeoutSeconds,
-    outputLimitBytes: maxBundleOutputBytes,
-  })
-  if (bundle.exitCode !== 0 || bundle.truncated || bundle.output.trim() === '') {
-    throw unprocessable('The app has no history to push yet, or it is too large to push.')
-  }
-  // Every byte is app code's: only a real bundle reaches git, which then reads no path but it.
-  const bytes = decodeHistoryBundle(bundle.output)
-  if (!bytes) throw unprocessable(PUSH_NOT_A_BUNDLE)
   const folder = await mkdtemp(path.join(tmpdir(), 'sprout-push-'))
   try {
     const bundlePath = path.join(folder, 'history.bundle')
-    await writeFile(bundlePath, bytes)
+    await writeHistoryBundle(box, bundlePath, input.maxBundleBytes ?? MAX_BUNDLE_BYTES)
     const repository = path.join(folder, 'repository.git')
     const git = safeGit(folder, target, token)
     await git(['init', '-q', '--bare', repository])
@@ -76,6 +72,34 @@ export async function pushHistory(input: {
   } finally {
     await rm(folder, { recursive: true, force: true })
   }
+}
+
+/**
+ * The box's bundle of HEAD, written to `bundlePath` as it streams, never whole in memory; its
+ * command is stopped as soon as the answer is too large or no bundle. Every byte is app code's:
+ * only a real bundle reaches git, which then reads no path but it.
+ */
+async function writeHistoryBundle(box: Devbox, bundlePath: string, maxBytes: number) {
+  const stop = new AbortController()
+  const file = createBundleFile(bundlePath, maxBytes, () => stop.abort())
+  let exitCode: number | null
+  try {
+    const bundle = await box.exec('git bundle create - HEAD 2>/dev/null | base64 -w0', {
+      timeoutSeconds: bundleTimeoutSeconds,
+      signal: stop.signal,
+      onOutput: file.push,
+      // The output is the file's, streamed past the little that is kept besides.
+      outputLimitBytes: 1024,
+      streamPastLimit: true,
+    })
+    exitCode = bundle.exitCode
+  } finally {
+    file.close()
+  }
+  const result = file.result()
+  if (result === 'too-large') throw unprocessable(PUSH_TOO_LARGE(maxBytes))
+  if (result === 'not-a-bundle') throw unprocessable(PUSH_NOT_A_BUNDLE)
+  if (result === 'empty' || exitCode !== 0) throw unprocessable(PUSH_NO_HISTORY)
 }
 
 /**

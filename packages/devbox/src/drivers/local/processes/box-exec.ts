@@ -77,6 +77,7 @@ export function createBoxExec(input: {
         ),
         onOutput: options.onOutput,
         outputLimitBytes: options.outputLimitBytes,
+        streamPastLimit: options.streamPastLimit,
       })
       if (!overDiskMessage) {
         if (disk.enforcedBy === 'measurement') return result

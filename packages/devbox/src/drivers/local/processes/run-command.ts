@@ -18,6 +18,8 @@ export type RunCommandOptions = {
   signal?: AbortSignal
   onOutput?: (chunk: string) => void
   outputLimitBytes?: number
+  /** `onOutput` gets the output past the limit too (ExecOptions). */
+  streamPastLimit?: boolean
   /** Where a fault in handling the command's output or events is reported; console by default. */
   logger?: DevboxLogger
 }
@@ -52,7 +54,11 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
     let settled = false
 
     const append = (text: string) => {
-      if (text.length === 0 || truncated || settled) return
+      if (text.length === 0 || settled) return
+      if (truncated) {
+        if (options.streamPastLimit) options.onOutput?.(text)
+        return
+      }
       const bytes = Buffer.byteLength(text)
       if (keptBytes + bytes <= limit) {
         keptBytes += bytes
@@ -65,6 +71,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       output += head
       truncated = true
       if (head) options.onOutput?.(head)
+      if (options.streamPastLimit) options.onOutput?.(text.slice(head.length))
     }
     const logger = options.logger ?? console
     for (const stream of [child.stdout, child.stderr]) readInto(stream, append, logger)
