@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs'
 import { mkdir, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { type PackType, WorkspacePathError } from '../../devbox-driver.ts'
-import { workspacePathOf } from './box-locations.ts'
+import { layersOf, workspacePathOf } from './box-locations.ts'
 import type { AttachedBox, LocalDevbox, LocalDriverState } from './local-driver-state.ts'
 import { createBoxExec } from './processes/box-exec.ts'
 import { createDevServer } from './processes/dev-server.ts'
@@ -26,11 +27,11 @@ export async function attachBox(
   if (boxSandbox.owner) {
     const modules = path.join(workspacePath, 'node_modules')
     // A workspace handed to another uid is chowned whole: never through the shared lower.
-    if (
-      dependencies.isMounted(modules) &&
-      (await stat(workspacePath)).uid !== boxSandbox.owner.uid
-    ) {
-      await dependencies.remove(modules)
+    if ((await stat(workspacePath)).uid !== boxSandbox.owner.uid) {
+      if (dependencies.isMounted(modules)) await dependencies.remove(modules)
+      // What the box installed before (its upper layer) follows it to its new uid (issue 29).
+      const { upper } = layersOf(state, id, disk)
+      if (existsSync(upper)) await ensureOwner(upper, boxSandbox.owner)
     }
     await ensureOwner(workspacePath, boxSandbox.owner)
     await ensureOwner(dataPath, boxSandbox.owner)

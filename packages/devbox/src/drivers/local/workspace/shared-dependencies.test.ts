@@ -58,7 +58,7 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
   // Another driver gets a folder of its own: a driver's start and stop undo every mount in its
   // folder, as one server per DATA_DIR does (docs/architecture/devbox.md "Disk").
   const createDriver = (
-    options: { disk?: 'auto' | 'measured'; shared?: boolean; rootDir?: string } = {},
+    options: { disk?: 'auto' | 'measured'; shared?: boolean; rootDir?: string; uid?: number } = {},
   ) =>
     createTestDriver({
       rootDir: options.rootDir ?? rootDir,
@@ -67,7 +67,7 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
       disk: options.disk ?? 'auto',
       dependencies: options.shared === false ? 'copied' : 'shared',
       egress: 'registry',
-      boxUid,
+      boxUid: options.uid ?? boxUid,
     })
   const upperOf = (id: string) => path.join(rootDir, 'volumes', id, 'layers/node_modules/upper')
 
@@ -160,6 +160,8 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
 
   it('mounts the overlay again after a restart, keeping the box layer', async () => {
     const modules = path.join(first.workspacePath, 'node_modules')
+    // A file of the box's own, in its upper layer, owned by its uid.
+    await shell(first, 'echo mine > node_modules/own-file')
     // A restart of Sprout: released at the stop, mounted again when the box opens.
     await driver.shutdown()
     driver = createDriver()
@@ -171,14 +173,19 @@ describe.skipIf(skipReason !== undefined)(title('shared dependencies (root, over
       await unmountUnder(path.join(rootDir, folder, 'first'))
     }
     expect(isMountPoint(modules)).toBe(false)
-    driver = createDriver()
+    // …and the boxes come back with other uids (as at the first start after issue 29 gave each
+    // box its own): what the box wrote in its layer follows it.
+    driver = createDriver({ uid: boxUid + 500 })
     first = await driver.open('first', 'vite-react')
     second = await driver.open('second', 'vite-react')
     expect(isMountPoint(modules)).toBe(true)
     expect(
       await shell(first, 'ls node_modules; node -e "console.log(require(\'is-number\')(5))"'),
-    ).toBe('is-number\nchanged\n')
-  }, 60_000)
+    ).toBe('is-number\nown-file\nchanged\n')
+    expect(
+      await shell(first, 'id -u; echo more >> node_modules/own-file && cat node_modules/own-file'),
+    ).toBe(`${boxUid + 500}\nmine\nmore\n`)
+  }, 120_000)
 
   it('unmounts before deleting on destroy and leaves the cache whole', async () => {
     const modules = path.join(first.workspacePath, 'node_modules')
