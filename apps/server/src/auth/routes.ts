@@ -9,6 +9,7 @@ import type { Auth } from './auth.ts'
 import type { AuthCache } from './auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
 import { explainAuthRefusal } from './auth-refusals.ts'
+import { invitationLimit } from './invitation-limit.ts'
 import { failedAttemptLimit, mailLimit, rateLimit } from './rate-limit.ts'
 import { checkRedirectTargets } from './redirect-targets.ts'
 import { findSession } from './require-session.ts'
@@ -75,6 +76,14 @@ export function authRoutes(options: {
   app.use('/api/auth/request-password-reset', answerNoSoonerThan(resetRequestFloorMs))
   app.use('/api/auth/*', checkAuthBodies)
   app.use('/api/auth/*', checkRedirectTargets)
+  // An invitation mails any address: limited per inviter and per organization
+  // (after the body checks, so a refused body counts for nothing).
+  app.use(
+    '/api/auth/organization/invite-member',
+    invitationLimit({
+      callerOf: (context) => findSession(auth, authCache, context.req.raw.headers),
+    }),
+  )
   app.on(['GET', 'POST'], '/api/auth/*', async (context) => {
     if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
       throw notFound('No such API route')
