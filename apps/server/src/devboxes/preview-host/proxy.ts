@@ -1,3 +1,5 @@
+// Long file: one proxy for the preview and the apps host: headers, body limit, page injection
+// and idle end of each answer, then the WebSocket tunnel.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
@@ -123,7 +125,16 @@ export type ProxyHttpOptions = {
   injectIntoPages?: string
   /** The target did not answer, and the proxy answered 502 itself. */
   onUnavailable?: () => void
+  /** No byte from the target for this long ends its answer (PROXY_IDLE_TIMEOUT_MS by default). */
+  idleTimeoutMs?: number
 }
+
+/**
+ * An answer (its headers or its body) from which no byte comes for this long is ended, so a
+ * target trickling without end holds no connection for good; one that keeps sending (SSE with a
+ * heartbeat, a long download) is never cut (docs/security.md "Answers of an app's server").
+ */
+export const PROXY_IDLE_TIMEOUT_MS = 120_000
 
 const devServerUnavailable = {
   contentType: 'text/plain; charset=utf-8',
@@ -173,8 +184,17 @@ export function proxyHttp(
       answer.pipe(response)
     },
   )
-  upstream.on('error', () => {
+  let idle = false
+  upstream.setTimeout(options.idleTimeoutMs ?? PROXY_IDLE_TIMEOUT_MS, () => {
+    idle = true
+    upstream.destroy()
     if (refused) return
+    if (response.headersSent) return void response.destroy()
+    response.writeHead(504, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+    response.end('The app sent nothing for too long, so its answer was ended. Reload to try again.')
+  })
+  upstream.on('error', () => {
+    if (refused || idle) return
     if (!response.headersSent) {
       options.onUnavailable?.()
       const unavailable = options.unavailable ?? devServerUnavailable
