@@ -7,6 +7,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null
 }
 
+const structural = new Set(['providerOptions', 'role', 'type', 'toolCallId', 'toolName'])
+
 function redactData(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value)
   if (Array.isArray(value)) return value.map((item) => redactData(item, redact))
@@ -15,9 +17,9 @@ function redactData(value: unknown, redact: (text: string) => string): unknown {
   // A file's or image's bytes (base64 once stored) are not text a value could be read from.
   const isMedia = 'mediaType' in value || 'mimeType' in value
   for (const [field, inner] of Object.entries(value)) {
-    // The provider's opaque data (a thinking block's signature, an item id) is sent back as is.
-    const opaque =
-      field === 'providerOptions' || (isMedia && (field === 'data' || field === 'image'))
+    // The provider's opaque data (a thinking block's signature, an item id) is sent back as is,
+    // and the message's structure stays whole whatever a value is (a secret `text` or `user`).
+    const opaque = structural.has(field) || (isMedia && (field === 'data' || field === 'image'))
     copy[field] = opaque ? inner : redactData(inner, redact)
   }
   return copy
