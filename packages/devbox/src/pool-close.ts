@@ -1,8 +1,9 @@
 import type { PoolState } from './pool-state.ts'
 
-/** Stops refilling and waits for provisions under way; ready boxes stay recorded for the next start. */
+/** Stops refilling, ends warm-ups under way and waits for provisions; ready boxes stay recorded for the next start. */
 export async function closePool(state: PoolState) {
   state.closed = true
+  state.closing.abort()
   for (const pack of state.packs.values()) {
     if (pack.retryTimer) clearTimeout(pack.retryTimer)
     pack.retryTimer = undefined

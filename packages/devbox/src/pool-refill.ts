@@ -48,7 +48,7 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
           const provisioned = await state.driver.provision(packType, { id })
           // Ready once its page has loaded once: the app that claims it does not wait for Vite's
           // first transforms and dependency bundling.
-          await warmDevServer(provisioned.devServer.target()).catch(() => 0)
+          await warmDevServer(provisioned.devServer.target(), state.closing.signal).catch(() => 0)
           return provisioned
         },
         'background',

@@ -58,6 +58,8 @@ export type PoolState = {
   failed: number
   started: boolean
   closed: boolean
+  /** Aborted on close: a warm-up under way stops instead of holding a stopping server. */
+  closing: AbortController
   /** The latest save of `records`; saves run one after another. */
   saving: Promise<void>
 }
@@ -94,6 +96,7 @@ export function createPoolState(options: DevboxPoolOptions): PoolState {
     failed: 0,
     started: false,
     closed: false,
+    closing: new AbortController(),
     saving: Promise.resolve(),
   }
 }

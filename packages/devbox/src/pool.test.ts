@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -182,6 +184,41 @@ describe('dev box pool', () => {
     expect(await pool.claim('vite-react')).toBeUndefined()
     await pool.cycle('vite-react')
     await waitFor(() => pool.stats().global.failed === 6)
+  })
+
+  it('stops a warm-up under way when it closes, instead of waiting out its requests', async () => {
+    // A dev server that takes the warm-up's request and never answers (a stopping server must not
+    // wait the warm-up's 30 s per request).
+    const asked: http.ServerResponse[] = []
+    const silent = http.createServer((_request, response) => asked.push(response))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const driver = createDriver()
+    const hanging: DevboxDriver = {
+      ...driver,
+      provision: async (packType, options) => {
+        const box = await driver.provision(packType, options)
+        return {
+          ...box,
+          devServer: { ...box.devServer, target: () => ({ host: '127.0.0.1', port }) },
+        }
+      },
+    }
+    const pool = createPool(hanging, 1, 'warming.json')
+    try {
+      await pool.start()
+      await waitFor(() => asked.length > 0, 30_000)
+      const closing = pool.close()
+      // Closed long before the warm-up's own 30 s limit: the abort ended the request.
+      const outcome = await Promise.race([
+        closing.then(() => 'closed'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 15_000).unref()),
+      ])
+      expect(outcome).toBe('closed')
+    } finally {
+      for (const response of asked) response.destroy()
+      silent.close()
+    }
   })
 })
 

@@ -14,15 +14,18 @@ const moduleImports = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\/[^"']+)["']/g
  * (docs/architecture/devbox.md "Pool"), so the first preview does not wait seconds for Vite's first
  * bundling. Any failure only ends the warming.
  */
-export async function warmDevServer(target: DevServerTarget | undefined): Promise<number> {
+export async function warmDevServer(
+  target: DevServerTarget | undefined,
+  signal?: AbortSignal,
+): Promise<number> {
   if (!target) return 0
   const get = (path: string, accept: string) =>
-    requestDevServer(target, path, { timeoutMs: requestTimeoutMs, headers: { accept } })
+    requestDevServer(target, path, { timeoutMs: requestTimeoutMs, headers: { accept }, signal })
   const page = await get('/', 'text/html').catch(() => undefined)
   if (page?.status !== 200) return 0
   const seen = new Set<string>()
   let queue = [...page.body.matchAll(pageScripts)].flatMap((match) => match[1] ?? [])
-  while (queue.length > 0 && seen.size < maxModules) {
+  while (queue.length > 0 && seen.size < maxModules && !signal?.aborted) {
     const batch = queue.filter((path) => !seen.has(path)).slice(0, maxModules - seen.size)
     for (const path of batch) seen.add(path)
     const bodies = await Promise.all(
