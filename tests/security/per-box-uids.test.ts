@@ -13,8 +13,8 @@ describeConfined('a uid per box', () => {
 
   // Away from DEVBOX_UID's default, which other suites' boxes on this machine run as.
   setUpTestDriver({ boxUid: 63500 }, async (driver) => {
-    greedy = await driver.provision('vite-react', { id: 'greedy' })
-    neighbour = await driver.provision('vite-react', { id: 'neighbour' })
+    greedy = await driver.provision('vite-react', { id: `greedy-${crypto.randomUUID()}` })
+    neighbour = await driver.provision('vite-react', { id: `neighbour-${crypto.randomUUID()}` })
   })
 
   const watches = `node -e "try { require('fs').watch('.').close(); console.log('watch ok') } catch (error) { console.log(error.code) }"`

@@ -105,8 +105,14 @@ export function createBoxCgroup(
     if (support.memory) {
       const directory = path.join(support.memory, boxId)
       mkdirSync(directory, { recursive: true })
-      write(directory, 'memory.limit_in_bytes', memoryBytes)
-      // Swap counts too, where the kernel accounts for it; it must be set after the plain limit.
+      // Swap counts too, where the kernel accounts for it. The plain limit may never exceed the
+      // one with swap: a reused cgroup whose limits rise takes the swap limit first.
+      try {
+        write(directory, 'memory.limit_in_bytes', memoryBytes)
+      } catch {
+        write(directory, 'memory.memsw.limit_in_bytes', memoryBytes)
+        write(directory, 'memory.limit_in_bytes', memoryBytes)
+      }
       write(directory, 'memory.memsw.limit_in_bytes', memoryBytes)
       directories.push(directory)
     }
