@@ -1,6 +1,5 @@
 // Long file: one suite kills the real server at every moment of a box's life, in each mode, and
 // holds the unconfined mode's commands to the same (their runs share the server's set-up).
-import { type ChildProcess, spawn } from 'node:child_process'
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -15,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { commandModel, runAgentCommand } from './agent-command.ts'
 import { createProcessCensus, listProcesses, type ProcessEntry } from './process-census.ts'
 import { randomFrom } from './seeded-random.ts'
+import { startSprout } from './sprout-process.ts'
 import { createTestDriver, shell } from './support.ts'
 import { waitFor } from './wait-for.ts'
 
@@ -23,7 +23,6 @@ import { waitFor } from './wait-for.ts'
  * random moments; NOTHING_OUTLIVES_SEED repeats) while provisioning a box or running an agent's
  * command, with and without bubblewrap; then none of its processes may run.
  */
-const repositoryRoot = path.resolve(import.meta.dirname, '../..')
 const seed = Number(process.env.NOTHING_OUTLIVES_SEED ?? Date.now() % 1_000_000)
 const canSandbox = findBubblewrap() !== undefined && hasBubblewrap && process.getuid?.() === 0
 
@@ -98,52 +97,6 @@ function describeProcesses(entries: ProcessEntry[]): string {
     .join('\n')
 }
 
-/** The server's environment: DATA_DIR and the settings of one run on top of the test's own. */
-function serverEnvironment(dataDir: string, settings: Record<string, string>) {
-  const environment: Record<string, string> = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(VITEST|NODE_OPTIONS|TEST_|DATABASE_URL)/.test(name)) {
-      environment[name] = value
-    }
-  }
-  return {
-    ...environment,
-    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SPROUT_SKIP_BUILD: '1',
-    ...settings,
-  }
-}
-
-function startSprout(dataDir: string, settings: Record<string, string>) {
-  const output = { text: '' }
-  const server: ChildProcess = spawn(process.execPath, ['scripts/start.ts'], {
-    cwd: repositoryRoot,
-    env: serverEnvironment(dataDir, settings),
-    // Its own process group, like `npm start` in a terminal: the signal goes to the group.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const keep = (text: string) => {
-    output.text = (output.text + text).slice(-8000)
-  }
-  server.stdout?.setEncoding('utf8').on('data', keep)
-  server.stderr?.setEncoding('utf8').on('data', keep)
-  return { server, output }
-}
-
-const untilReady = (server: ChildProcess, output: { text: string }) =>
-  waitFor(
-    () => `the server to be ready:\n${output.text}`,
-    60_000,
-    () => {
-      if (server.exitCode !== null) throw new Error(`Sprout exited while starting:\n${output.text}`)
-      return output.text.includes('Sprout is ready') ? true : undefined
-    },
-  )
-
 /** Unmounts what a killed server left mounted under its DATA_DIR (box volumes), then removes it. */
 async function removeDataDir(dataDir: string) {
   await unmountUnder(dataDir)
@@ -160,14 +113,9 @@ let preparedDataDir: string | undefined
 
 async function prepareDataDir() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-outlive-template-'))
-  const { server, output } = startSprout(dataDir, {
-    DEVBOX_SANDBOX: 'off',
-    DEVBOX_POOL_TARGET: '0',
-  })
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
-  await untilReady(server, output)
-  process.kill(-(server.pid ?? 0), 'SIGTERM')
-  await exited
+  const sprout = startSprout(dataDir, { DEVBOX_SANDBOX: 'off', DEVBOX_POOL_TARGET: '0' })
+  await sprout.ready()
+  await sprout.stop('SIGTERM')
   await rm(path.join(dataDir, 'devboxes'), { recursive: true, force: true })
   return dataDir
 }
@@ -204,7 +152,7 @@ async function stopAtMoment(input: {
   }
   const port = await findFreePort()
   const baseUrl = `http://localhost:${port}`
-  const { server, output } = startSprout(dataDir, {
+  const sprout = startSprout(dataDir, {
     DEVBOX_SANDBOX: input.sandbox,
     DEVBOX_POOL_TARGET: '1',
     DEVBOX_CACHE_DIR: input.moment.coldCache ? path.join(dataDir, 'cache') : testCacheDir,
@@ -215,13 +163,13 @@ async function stopAtMoment(input: {
     OPENAI_COMPATIBLE_API_KEY: 'test-key',
     OPENAI_COMPATIBLE_MODELS: commandModel,
   })
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+  const { server, output, exited } = sprout
   const serverPid = server.pid ?? 0
   const census = createProcessCensus({ rootPid: serverPid, marker: dataDir })
   let left: ProcessEntry[] = []
   try {
     if (input.moment.drive) {
-      await untilReady(server, output)
+      await sprout.ready()
       await input.moment.drive(baseUrl)
     }
     await waitFor(

@@ -11,7 +11,10 @@ export async function seriousViolations(
   screen: string,
   include?: string,
 ): Promise<string[]> {
-  const builder = new AxeBuilder({ page })
+  // Legacy mode runs axe in the page itself: the default opens a second page per analysis to
+  // merge the frames' results, which doubled each check's time, and the one frame Sprout's
+  // screens hold (the preview) is left out anyway.
+  const builder = new AxeBuilder({ page }).setLegacyMode(true)
   if (include) builder.include(include)
   const results = await builder.exclude('iframe[title="Application preview"]').analyze()
   return results.violations

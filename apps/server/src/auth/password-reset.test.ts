@@ -101,22 +101,22 @@ describe('password reset', () => {
     const unknown = await request('nobody-at-all@example.com')
     expect(unknown.status).toBe(known.status)
     expect(await unknown.json()).toEqual(await known.json())
-    // Each answer waits for the same floor, so the two kinds overlap (medians within 40 ms).
+    // Each answer waits for the same floor, so the two kinds overlap. Compared by their fastest of
+    // seven: a loaded machine delays single answers by more than the gap this looks for, but not
+    // every one of seven.
     const timeOf = async (email: string) => {
       const started = performance.now()
       await request(email)
       return performance.now() - started
     }
-    const median = (values: number[]) =>
-      values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
     const knownTimes: number[] = []
     const unknownTimes: number[] = []
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < 7; round += 1) {
       knownTimes.push(await timeOf(user.email))
       unknownTimes.push(await timeOf(`nobody-${round}@example.com`))
     }
     expect(Math.min(...knownTimes, ...unknownTimes)).toBeGreaterThanOrEqual(245)
-    expect(Math.abs(median(knownTimes) - median(unknownTimes))).toBeLessThan(40)
+    expect(Math.abs(Math.min(...knownTimes) - Math.min(...unknownTimes))).toBeLessThan(40)
     const mails = await setup.harness.database.db
       .select({ id: schema.mailOutbox.id })
       .from(schema.mailOutbox)
