@@ -101,8 +101,9 @@ async function expectClear(toast: Locator, chat: ChatPanel) {
   const toastBox = await boxOf(toast)
   expect(overlaps(toastBox, await boxOf(composerOf(chat)))).toBe(false)
   expect(overlaps(toastBox, await boxOf(sendButton))).toBe(false)
-  // Nothing lies on top of the send button: a click would reach it.
-  await sendButton.click({ trial: true, timeout: 2_000 })
+  // Nothing lies on top of the send button: a click would reach it. (A covered button fails the
+  // trial click at its timeout, so the bound is a safety net for a loaded machine, not the check.)
+  await sendButton.click({ trial: true, timeout: 10_000 })
 }
 
 test('the deploy toast never covers the chat input or its send button', async ({ page }) => {
@@ -118,14 +119,14 @@ test('the deploy toast never covers the chat input or its send button', async ({
   await expect(builder.deployNotice).toContainText('Deployment failed: vite build failed')
   await expectClear(builder.deployNotice, chat)
   // Nor does it cover the preview's toolbar: deploying again stays possible.
-  await builder.deployButton.click({ trial: true, timeout: 2_000 })
+  await builder.deployButton.click({ trial: true, timeout: 10_000 })
   await builder.deployNotice.getByRole('button', { name: 'Dismiss' }).click()
 
   await page.setViewportSize(phone)
   await builder.previewTab.click()
   await builder.deployButton.click()
   await expect(builder.deployNotice).toContainText('Deployment failed: vite build failed')
-  await builder.deployButton.click({ trial: true, timeout: 2_000 })
-  await builder.chatTab.click({ timeout: 2_000 })
+  await builder.deployButton.click({ trial: true, timeout: 10_000 })
+  await builder.chatTab.click({ timeout: 10_000 })
   await expectClear(builder.deployNotice, chat)
 })
