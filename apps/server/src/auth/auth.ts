@@ -82,7 +82,19 @@ export function createAuth(options: AuthOptions) {
       ...accountHooks({ config, db, signUpRules, setupLink }),
       // Each session better-auth deletes (sign-out, revoking the others, a password reset or
       // change) ends its open streams; user-streams.ts says every other way a session ends.
-      session: { delete: { after: (ended) => userStreams.endSessions([ended.id]) } },
+      // After the request's own work: ending a stream from inside better-auth's delete held the
+      // password reset's answer (seen in tests/e2e/password-reset.spec.ts).
+      session: {
+        delete: {
+          after: async (ended) => {
+            setImmediate(() => {
+              userStreams.endSessions([ended.id]).catch((error: Error) => {
+                console.error('Could not end the streams of a session:', error.message)
+              })
+            })
+          },
+        },
+      },
     },
     hooks: signUpRequestHooks({ config, db, signUpRules, setupLink }),
     plugins: [
