@@ -35,6 +35,12 @@ export const evaluationItems = pgTable(
     }),
     status: text('status').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }),
+    /**
+     * The server instance judging it while in_progress, and when that instance last said so: an
+     * item whose claimer stopped beating goes back to pending (docs/decisions/031-leader.md).
+     */
+    claimedBy: text('claimed_by'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     processingTimeMs: integer('processing_time_ms'),
     /** Markdown. */
     summary: text('summary'),
