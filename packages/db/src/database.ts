@@ -6,7 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import { pgliteStartParams, prepareClusterFromCache } from './pglite-cluster.ts'
-import { createPostgresListener } from './postgres-listener.ts'
+import { createPostgresListener, type ListenOptions } from './postgres-listener.ts'
 import { schema } from './schema.ts'
 
 export type Schema = typeof schema
@@ -19,15 +19,37 @@ export type DatabaseHandle = {
   execute: (sql: string, parameters?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>
   /** Sends a NOTIFY on `channel`; every process listening on it (this one too) is woken. */
   notify: (channel: string, payload: string) => Promise<void>
-  /** LISTENs on `channel`; returns a function that stops listening. */
-  listen: (channel: string, handler: (payload: string) => void) => Promise<() => Promise<void>>
+  /**
+   * LISTENs on `channel`; returns a function that stops listening. `onReconnect` is called when
+   * the listening connection came back after a failure (PostgreSQL only): notifications sent
+   * while it was down are lost.
+   */
+  listen: (
+    channel: string,
+    handler: (payload: string) => void,
+    options?: ListenOptions,
+  ) => Promise<() => Promise<void>>
   /** Runs work while holding a cluster-wide lock, so two starting servers do not race. */
   withExclusiveLock: <T>(work: () => Promise<T>) => Promise<T>
+  /**
+   * Runs work while holding the lock named `name` in every process on this database (PostgreSQL:
+   * an advisory lock). `work` gets the locked connection and must query through it: a pool taken
+   * up by lock holders waiting for another connection would never free itself.
+   */
+  withNamedLock: <T>(name: string, work: (db: Database) => Promise<T>) => Promise<T>
   close: () => Promise<void>
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres'
+      url: string
+      poolSize?: number
+      /** `application_name` of the connections (the listener's is `{name} listener`); `sprout`. */
+      applicationName?: string
+      /** How long the listener waits before reconnecting after a failure; 500 ms. */
+      listenerRetryMs?: number
+    }
   | {
       kind: 'pglite'
       dataDir: string | undefined
@@ -37,11 +59,19 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+    const applicationName = options.applicationName ?? 'sprout'
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      application_name: applicationName,
+    })
     // A failed idle connection must not crash the process; the next query reconnects.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message))
     await pool.query('select 1')
-    const listener = createPostgresListener(options.url)
+    const listener = createPostgresListener(options.url, {
+      applicationName,
+      retryMs: options.listenerRetryMs,
+    })
     return {
       kind: 'postgres',
       db: drizzlePostgres({ client: pool, schema }) as unknown as Database,
@@ -57,6 +87,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         } finally {
           await client.query('select pg_advisory_unlock(727274)').catch(() => undefined)
           client.release()
+        }
+      },
+      withNamedLock: async (name, work) => {
+        const client = await pool.connect()
+        let broken = false
+        try {
+          // The two-key form keeps these apart from the single-key lock of withExclusiveLock.
+          await client.query('select pg_advisory_lock(727275, hashtext($1))', [name])
+          return await work(drizzlePostgres({ client, schema }) as unknown as Database)
+        } finally {
+          await client
+            .query('select pg_advisory_unlock(727275, hashtext($1))', [name])
+            .catch(() => {
+              broken = true
+            })
+          // A connection whose unlock failed may still hold the lock: it is closed, not reused.
+          client.release(broken)
         }
       },
       notify: async (channel, payload) => {
@@ -75,17 +122,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const client = new PGlite(options.dataDir, { startParams: await pgliteStartParams() })
   await client.waitReady
+  const db = drizzlePglite({ client, schema }) as unknown as Database
+  const namedLocks = new Map<string, Promise<void>>()
   return {
     kind: 'pglite',
-    db: drizzlePglite({ client, schema }) as unknown as Database,
+    db,
     execute: async (sql, parameters) => {
       const result = await client.query<Record<string, unknown>>(sql, parameters)
       return { rows: result.rows }
     },
     withExclusiveLock: (work) => work(),
+    // One process serves a PGlite database: a queue per name in memory is the whole lock.
+    withNamedLock: async (name, work) => {
+      const before = namedLocks.get(name) ?? Promise.resolve()
+      const done = before.then(() => work(db))
+      const settled = done.then(
+        () => undefined,
+        () => undefined,
+      )
+      namedLocks.set(name, settled)
+      void settled.then(() => {
+        if (namedLocks.get(name) === settled) namedLocks.delete(name)
+      })
+      return done
+    },
     notify: async (channel, payload) => {
       await client.query('select pg_notify($1, $2)', [channel, payload])
     },
+    // PGlite is in this process: its listening never drops, so there is no reconnect to report.
     listen: async (channel, handler) => {
       const unsubscribe = await client.listen(channel, handler)
       return () => unsubscribe()

@@ -78,9 +78,14 @@ export function createAuthCache(database: DatabaseHandle, options: { ttlMs?: num
     sessions,
     memberships,
     start: async () => {
-      stopListening = await database.listen(channel, (payload) => {
-        if (payload !== instanceId) flushLocal()
-      })
+      // A flush notified while the listener was reconnecting is lost: flush on reconnect.
+      stopListening = await database.listen(
+        channel,
+        (payload) => {
+          if (payload !== instanceId) flushLocal()
+        },
+        { onReconnect: flushLocal },
+      )
     },
     flush: async () => {
       flushLocal()

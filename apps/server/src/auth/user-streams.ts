@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { session } from '@sprout/db/schema/auth.ts'
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, inArray } from 'drizzle-orm'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 
@@ -40,6 +40,27 @@ export function createUserStreams(database: DatabaseHandle) {
       const held = streams.get(sessionId)
       streams.delete(sessionId)
       for (const close of held?.closers ?? []) close()
+    }
+  }
+
+  /**
+   * An end notified while the listener was reconnecting is lost: every held session is looked up
+   * again, and the streams of those gone or expired end here.
+   */
+  const endGoneAfterReconnect = async () => {
+    try {
+      const held = [...streams.keys()]
+      for (let start = 0; start < held.length; start += idsPerNotice * 10) {
+        const ids = held.slice(start, start + idsPerNotice * 10)
+        const live = await database.db
+          .select({ id: session.id })
+          .from(session)
+          .where(and(inArray(session.id, ids), gt(session.expiresAt, new Date())))
+        const liveIds = new Set(live.map((row) => row.id))
+        endLocal(ids.filter((id) => !liveIds.has(id)))
+      }
+    } catch (error) {
+      console.error('[auth] checking open streams after the listener reconnected failed:', error)
     }
   }
 
@@ -97,10 +118,14 @@ export function createUserStreams(database: DatabaseHandle) {
       return count
     },
     start: async () => {
-      stopListening = await database.listen(channel, (payload) => {
-        const [sender, ...sessionIds] = payload.split(' ')
-        if (sender !== instanceId && sessionIds.length > 0) endLocal(sessionIds)
-      })
+      stopListening = await database.listen(
+        channel,
+        (payload) => {
+          const [sender, ...sessionIds] = payload.split(' ')
+          if (sender !== instanceId && sessionIds.length > 0) endLocal(sessionIds)
+        },
+        { onReconnect: () => void endGoneAfterReconnect() },
+      )
     },
     stop: async () => {
       await stopListening?.()

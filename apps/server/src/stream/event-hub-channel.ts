@@ -93,6 +93,17 @@ export async function catchUp(state: HubState, channel: Channel) {
   }
 }
 
+/**
+ * After the listener reconnected: events notified meanwhile were lost, so every open channel
+ * reads after its last seq (a channel still opening reads once it is ready).
+ */
+export function catchUpAll(state: HubState) {
+  for (const channel of state.channels.values()) {
+    if (channel.isReady) void catchUp(state, channel)
+    else channel.catchUpAgain = true
+  }
+}
+
 export function openChannel(state: HubState, conversationId: string): Channel {
   const channel: Channel = {
     conversationId,

@@ -3,6 +3,7 @@ import { SSE_HEARTBEAT_INTERVAL_MS } from '@sprout/protocol/constants.ts'
 import type { EncodedEnvelope } from './encoded-envelope.ts'
 import {
   catchUp,
+  catchUpAll,
   deliverNext,
   type HubListener,
   type HubState,
@@ -34,8 +35,10 @@ export function createEventHub(options: {
   }
   return {
     start: async () => {
-      state.stopListening = await state.database.listen(EVENTS_CHANNEL, (payload) =>
-        onNotify(state, payload),
+      state.stopListening = await state.database.listen(
+        EVENTS_CHANNEL,
+        (payload) => onNotify(state, payload),
+        { onReconnect: () => catchUpAll(state) },
       )
       state.heartbeatTimer = setInterval(() => {
         for (const channel of state.channels.values()) {

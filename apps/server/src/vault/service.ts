@@ -122,10 +122,19 @@ export function createVault({
     reencrypt: () => reencryptSecrets(db, keyring),
     runSecrets,
     start: async () => {
-      stopListening = await database.listen(changeChannel, (payload) => {
-        const change = JSON.parse(payload) as { instanceId: string; applicationId: string }
-        if (change.instanceId !== instanceId) void changed(change.applicationId)
-      })
+      stopListening = await database.listen(
+        changeChannel,
+        (payload) => {
+          const change = JSON.parse(payload) as { instanceId: string; applicationId: string }
+          if (change.instanceId !== instanceId) void changed(change.applicationId)
+        },
+        {
+          onReconnect: () =>
+            void reloadAfterReconnect(db, loaded, load, (applicationId) => {
+              for (const listener of listeners) listener(applicationId)
+            }),
+        },
+      )
       await loadAll()
     },
     /** Redacts the application's secret values, synchronously (after `start`). */
@@ -140,6 +149,38 @@ export function createVault({
       return () => listeners.delete(listener)
     },
   }
+}
+
+/**
+ * A change notified while the listener was reconnecting is lost: every application's values are
+ * read again, and those that differ count as changed (their servers get the new values).
+ */
+async function reloadAfterReconnect(
+  db: Database,
+  loaded: ReadonlyMap<string, ApplicationSecrets>,
+  load: (applicationId: string) => Promise<ApplicationSecrets>,
+  changed: VaultChangeListener,
+) {
+  try {
+    const rows = await db
+      .selectDistinct({ applicationId: vaultSecrets.applicationId })
+      .from(vaultSecrets)
+    const applicationIds = new Set([...loaded.keys(), ...rows.map((row) => row.applicationId)])
+    for (const applicationId of applicationIds) {
+      const before = loaded.get(applicationId)?.env ?? {}
+      const after = (await load(applicationId)).env
+      if (!sameValues(before, after)) changed(applicationId)
+    }
+  } catch (error) {
+    console.error('[vault] reloading after the listener reconnected failed:', error)
+  }
+}
+
+function sameValues(first: Record<string, string>, second: Record<string, string>): boolean {
+  const keys = Object.keys(first)
+  return (
+    keys.length === Object.keys(second).length && keys.every((key) => first[key] === second[key])
+  )
 }
 
 /** An application's decrypted secrets, for its processes' environment (never for a response). */
