@@ -14,6 +14,7 @@ import { createSymbolicator } from './error-monitoring/symbolicate.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { createOrigins } from './http/origins.ts'
 import type { IntegrationDeps } from './integrations/definitions.ts'
+import { createRefreshFlights } from './integrations/refresh-flights.ts'
 import { createMailer } from './mail/mailer.ts'
 import { createConversationRuntime } from './runs/service.ts'
 import type { VaultKeyring } from './sealing/master-keys.ts'
@@ -60,6 +61,7 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     keyring: vaultKeyring,
     publicUrl: origins.product,
     pickerScriptUrl: config.googlePickerScriptUrl,
+    refreshFlights: createRefreshFlights(database),
   }
   const { errorIngest, errorReporting } = createErrorMonitoring({
     db,

@@ -13,6 +13,7 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import { badRequest, conflict, notFound } from '../http/app-error.ts'
 import type { VaultKeyring } from '../sealing/master-keys.ts'
+import type { RefreshFlights } from './refresh-flights.ts'
 import { definitionOwner, seal, unseal } from './sealing.ts'
 
 /** What the integrations area needs: the database, the vault's keys, where callbacks land. */
@@ -22,6 +23,8 @@ export type IntegrationDeps = {
   publicUrl: string
   /** GOOGLE_PICKER_SCRIPT_URL, given to the spreadsheet preset's entries. */
   pickerScriptUrl?: string
+  /** One token refresh per connection at a time, across processes (decision 031). */
+  refreshFlights: RefreshFlights
 }
 
 export type DefinitionRow = typeof integrationDefinitions.$inferSelect

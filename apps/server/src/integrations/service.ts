@@ -89,9 +89,6 @@ function isFresh(row: ConnectionRow): boolean {
   return row.expiresAt.getTime() - margin > Date.now()
 }
 
-/** One refresh at a time per connection in this process: a rotated refresh token is used once. */
-const refreshing = new Map<string, Promise<FreshAccessToken>>()
-
 /**
  * A usable access token of the organization's connection, refreshed (rotated refresh token stored)
  * within a minute of expiry; a refused refresh marks it for reconnection. AppError: 404 not
@@ -109,12 +106,9 @@ export async function freshAccessToken(
     const accessToken = unseal(deps.keyring, owner, 'access_token', row.accessToken)
     return { accessToken, expiresAt: row.expiresAt }
   }
-  const key = `${organizationId}\n${serviceName}`
-  const inFlight = refreshing.get(key)
-  if (inFlight) return inFlight
-  const refresh = refreshConnection(deps, row).finally(() => refreshing.delete(key))
-  refreshing.set(key, refresh)
-  return refresh
+  return deps.refreshFlights.run(`${organizationId}\n${serviceName}`, (db) =>
+    refreshConnection({ ...deps, db }, organizationId, serviceName),
+  )
 }
 
 async function markNeedsReconnect(deps: IntegrationDeps, row: ConnectionRow) {
@@ -130,12 +124,20 @@ async function markNeedsReconnect(deps: IntegrationDeps, row: ConnectionRow) {
     )
 }
 
+/** Under the connection's refresh lock (`deps.db` is the locked connection). */
 async function refreshConnection(
   deps: IntegrationDeps,
-  row: ConnectionRow,
+  organizationId: string,
+  serviceName: string,
 ): Promise<FreshAccessToken> {
-  const { organizationId, serviceName } = row
   const owner = connectionOwner(organizationId, serviceName)
+  // Read again under the lock: another process may have refreshed it while this one waited.
+  const row = await requireConnection(deps, organizationId, serviceName)
+  if (row.needsReconnect) throw conflict(INTEGRATION_ERROR_MESSAGES.needsReconnect(serviceName))
+  if (isFresh(row)) {
+    const accessToken = unseal(deps.keyring, owner, 'access_token', row.accessToken)
+    return { accessToken, expiresAt: row.expiresAt }
+  }
   if (!row.refreshToken) {
     await markNeedsReconnect(deps, row)
     throw conflict(INTEGRATION_ERROR_MESSAGES.needsReconnect(serviceName))
@@ -150,7 +152,7 @@ async function refreshConnection(
       console.error(`[integrations] refreshing ${serviceName} failed: ${(error as Error).message}`)
       throw new AppError(502, INTEGRATION_ERROR_MESSAGES.tokenFailed)
     }
-    // Another server process may have refreshed it first (the old token is then refused).
+    // Someone may have refreshed it outside Sprout's lock (the old token is then refused).
     const current = await findConnection(deps, organizationId, serviceName)
     if (current && !current.needsReconnect && isFresh(current)) {
       const accessToken = unseal(deps.keyring, owner, 'access_token', current.accessToken)

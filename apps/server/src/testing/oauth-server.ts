@@ -10,7 +10,11 @@ import Provider, { type Configuration } from 'oidc-provider'
 export type TestAuthorizationServer = Awaited<ReturnType<typeof startAuthorizationServer>>
 
 export async function startAuthorizationServer(options: { redirectUris: string[] }) {
-  const state = { accessTokenSeconds: 3600, deny: false }
+  const state: {
+    accessTokenSeconds: number
+    deny: boolean
+    beforeToken?: () => Promise<void>
+  } = { accessTokenSeconds: 3600, deny: false }
   const clientId = 'sprout-test-client'
   const clientSecret = `secret-${crypto.randomUUID()}`
   const server = http.createServer()
@@ -46,6 +50,10 @@ export async function startAuthorizationServer(options: { redirectUris: string[]
   const provider = new Provider(issuer, configuration)
   const handleProvider = provider.callback()
   server.on('request', (request, response) => {
+    if (request.url === '/token' && state.beforeToken) {
+      void state.beforeToken().then(() => handleProvider(request, response))
+      return
+    }
     if (!request.url?.startsWith('/interaction/')) return handleProvider(request, response)
     answerInteraction(provider, state, request, response).catch((error: Error) => {
       response.statusCode = 500
@@ -64,6 +72,10 @@ export async function startAuthorizationServer(options: { redirectUris: string[]
     /** Access tokens issued from now on live this long. */
     setAccessTokenSeconds: (seconds: number) => {
       state.accessTokenSeconds = seconds
+    },
+    /** Runs before each token request is answered (a test holds or counts them); none: unset. */
+    setBeforeToken: (beforeToken: (() => Promise<void>) | undefined) => {
+      state.beforeToken = beforeToken
     },
     /** The user refuses consent (the callback gets error=access_denied). */
     setDeny: (deny: boolean) => {
