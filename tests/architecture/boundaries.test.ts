@@ -34,7 +34,16 @@ describe('web features', () => {
 describe('server areas', () => {
   const server = 'apps/server/src'
   // The platform every area builds on.
-  const sharedAreas = new Set(['config', 'http', 'stream', 'auth', 'sealing', 'mail', 'settings'])
+  const sharedAreas = new Set([
+    'config',
+    'http',
+    'stream',
+    'auth',
+    'sealing',
+    'mail',
+    'settings',
+    'cluster',
+  ])
   // What an area offers the others: its service, its routes for app.ts, middleware, its runtime.
   const isPublicFile = (file: string) =>
     /\/(service|routes|require-[\w-]+|[\w-]+-runtime)\.ts$/.test(file)

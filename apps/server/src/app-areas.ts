@@ -7,6 +7,7 @@ import { createSetupLink } from './auth/setup-link.ts'
 import { createSignUpRules } from './auth/sign-up-rules.ts'
 import { createSingleSignOn } from './auth/single-sign-on-settings.ts'
 import { createUserStreams } from './auth/user-streams.ts'
+import { createLeadership } from './cluster/leader.ts'
 import type { Config } from './config/config.ts'
 import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
 import { createPreviewModuleReader } from './error-monitoring/preview-modules.ts'
@@ -42,6 +43,9 @@ export type Areas = ReturnType<typeof createAreas>
 
 export function createAreas({ config, database, authSecret, vaultKeyring, devboxes }: AppOptions) {
   const db = database.db
+  // The one instance that runs the singletons acting on shared rows: stale runs and evaluations
+  // here; the pool's refill and idle sweeps are to ask `leadership.isLeader()` (decision 032).
+  const leadership = createLeadership(database)
   const deploysDir = path.join(config.dataDir, 'deploys')
   const origins = createOrigins(config)
   const settings = createInstallationSettings(db)
@@ -81,12 +85,19 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     config,
     devboxes: appProcesses.devboxes,
     secrets: vault.runSecrets,
+    leadership,
   })
-  const evaluations = createEvaluationRunner({ db, providers: config.providers })
+  const evaluations = createEvaluationRunner({
+    db,
+    providers: config.providers,
+    leadership,
+    singleProcess: database.kind === 'pglite',
+  })
   return {
     database,
     db,
     config,
+    leadership,
     deploysDir,
     origins,
     settings,

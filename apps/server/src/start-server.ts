@@ -56,11 +56,13 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   // The admin's single sign-on, stored over OIDC_* (docs/product/auth.md "Single sign-on").
   await created.singleSignOn.start()
   await created.vault.start()
+  // Before the parts that ask it, so a lone instance sweeps at once (docs/decisions/032-one-leader.md).
+  await created.leadership.start()
   await created.conversations.start()
   // A check a stopped server left running reads as stopped (docs/product/checks.md).
   await endAbandonedChecks(database.db)
-  // Evaluations a stopped server left in progress go on (docs/decisions/020-evaluations.md).
-  await created.evaluations.resume()
+  // Evaluations a stopped or dead instance left go on, by the leader (decisions 020 and 032).
+  await created.evaluations.startHeartbeat()
   // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
   created.mailer.start()
   const handlers = createNodeHandlers(created)
@@ -94,6 +96,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await created.evaluations.stop()
       await created.mailer.stop()
       await created.conversations.stop()
+      await created.leadership.stop()
       await flushAllHandEdits()
       await devboxes.stop()
       await created.authCache.stop()

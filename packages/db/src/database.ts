@@ -37,6 +37,12 @@ export type DatabaseHandle = {
    * up by lock holders waiting for another connection would never free itself.
    */
   withNamedLock: <T>(name: string, work: (db: Database) => Promise<T>) => Promise<T>
+  /**
+   * PostgreSQL only: a connection of its own, outside the pool, for state that lasts as long as
+   * its session (the leader's advisory lock); named `{applicationName} session`. The caller ends
+   * it.
+   */
+  openSession?: () => Promise<pg.Client>
   close: () => Promise<void>
 }
 
@@ -110,6 +116,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await pool.query('select pg_notify($1, $2)', [channel, payload])
       },
       listen: listener.listen,
+      openSession: async () => {
+        const client = new pg.Client({
+          connectionString: options.url,
+          application_name: `${applicationName} session`,
+        })
+        await client.connect()
+        return client
+      },
       close: async () => {
         await listener.close()
         await pool.end()

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import type { Leadership } from '../cluster/leader.ts'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import { createEventHub } from '../stream/event-hub.ts'
@@ -17,6 +18,8 @@ export function createConversationRuntime(options: {
   settings?: Partial<RunSettings>
   /** The vault's side of runs: secrets in the agent's commands, redacted from what is stored. */
   secrets?: RunSecrets
+  /** Whether this instance closes the runs of dead ones (docs/decisions/032-one-leader.md). */
+  leadership: Pick<Leadership, 'isLeader' | 'onLeadershipChange'>
 }) {
   const settings: RunSettings = { ...defaultRunSettings, ...options.settings }
   let store: EventStore | undefined

@@ -35,6 +35,7 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
       vaultKeyring: harness.created.vault.keyring,
     })
     Object.assign(other.conversations.settings, { maxRetries: 0, ...settings })
+    await other.leadership.start()
     await other.conversations.start()
     others.push(other)
     return other
@@ -86,7 +87,10 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
     applicationId = await createReadyApplication(actor)
   })
   afterAll(async () => {
-    for (const other of others) await other.conversations.stop()
+    for (const other of others) {
+      await other.conversations.stop()
+      await other.leadership.stop()
+    }
     await harness.close()
     await fake.close()
   })
@@ -179,6 +183,10 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
     const conversationId = sent.body.conversation_id
     await storedChunk(conversationId, 'text-delta')
     await harness.created.conversations.runs.halt()
+    // A dead process's connection, and with it the leader's lock, is gone; the process started
+    // next is the one to lead (docs/decisions/032-one-leader.md), so the earlier ones step aside.
+    await harness.created.leadership.stop()
+    for (const other of others) await other.leadership.stop()
 
     const restarted = await startOtherProcess({ heartbeatMs: 100, staleAfterMs: 300 })
     const closed = await listen(restarted.app, conversationId, isRunEnd)

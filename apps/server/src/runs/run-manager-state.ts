@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import type { Leadership } from '../cluster/leader.ts'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import type { EventStore } from '../stream/event-store.ts'
@@ -19,6 +20,8 @@ export type RunManagerOptions = {
   store: EventStore
   settings: RunSettings
   secrets?: RunSecrets
+  /** Only the leader closes dead instances' runs (docs/decisions/032-one-leader.md). */
+  leadership: Pick<Leadership, 'isLeader' | 'onLeadershipChange'>
 }
 
 /** What the run manager's verbs share: the process's active runs and its heartbeat. */
@@ -30,6 +33,7 @@ export type RunManagerState = RunManagerOptions & {
   timer: ReturnType<typeof setInterval> | undefined
   ticking: Promise<void>
   stopListening: (() => Promise<void>) | undefined
+  stopFollowingLeadership: (() => void) | undefined
   environment: RunEnvironment
   closing: RunContext
 }
@@ -43,6 +47,7 @@ export function createRunManagerState(options: RunManagerOptions): RunManagerSta
     timer: undefined,
     ticking: Promise.resolve(),
     stopListening: undefined,
+    stopFollowingLeadership: undefined,
     closing: { database: options.database, store: options.store },
     environment: {
       ...options,

@@ -37,7 +37,7 @@ export const evaluationItems = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     /**
      * The server instance judging it while in_progress, and when that instance last said so: an
-     * item whose claimer stopped beating goes back to pending (docs/decisions/031-leader.md).
+     * item whose claimer stopped beating goes back to pending (docs/decisions/032-one-leader.md).
      */
     claimedBy: text('claimed_by'),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
