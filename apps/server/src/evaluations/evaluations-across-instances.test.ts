@@ -146,6 +146,22 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       expect(judges.counts.peak).toBeLessThanOrEqual(2)
     })
 
+    it('never judges more than concurrent_limit at once when both instances run one evaluation', async () => {
+      const judges = createJudges()
+      const first = await startInstance(judges.judge(150), 30_000)
+      const second = await startInstance(judges.judge(150), 30_000)
+      const id = await createEvaluation(6)
+      await first.runner.start(id)
+      // Both run it, each with concurrent_limit workers of its own, claiming at once.
+      expect(await second.runner.resume()).toBe(1)
+      await Promise.all([first.runner.settled(id), second.runner.settled(id)])
+      await waitFor(async () => (await evaluationStatus(id)) === 'completed')
+      const rows = await items(id)
+      expect(rows.map((row) => row.attempts)).toEqual(Array(6).fill(1))
+      expect(judges.counts.calls).toBe(6)
+      expect(judges.counts.peak).toBeLessThanOrEqual(2)
+    })
+
     it("judges a dead instance's items on another once their heartbeat is stale", async () => {
       const judges = createJudges()
       const staleAfterMs = 1_500

@@ -82,6 +82,27 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
     throw new Error(`no ${type} stored`)
   }
 
+  const runRow = async (runId: string) => {
+    const { rows } = await harness.database.execute(
+      'select status, error from runs where id = $1',
+      [runId],
+    )
+    return rows[0]
+  }
+
+  /** Waits until the run's last heartbeat is `ageMs` old, by the database's clock. */
+  const waitForStaleRun = async (runId: string, ageMs: number) => {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const { rows } = await harness.database.execute(
+        `select heartbeat_at <= now() - make_interval(secs => $2) as stale from runs where id = $1`,
+        [runId, ageMs / 1000],
+      )
+      if (rows[0]?.stale === true) return
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    throw new Error('the run never went stale')
+  }
+
   beforeAll(async () => {
     ;({ fake, harness, actor } = await startChatHarness({ maxRetries: 0, listen: false }))
     applicationId = await createReadyApplication(actor)
@@ -183,12 +204,17 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
     const conversationId = sent.body.conversation_id
     await storedChunk(conversationId, 'text-delta')
     await harness.created.conversations.runs.halt()
-    // A dead process's connection, and with it the leader's lock, is gone; the process started
-    // next is the one to lead (docs/decisions/032-one-leader.md), so the earlier ones step aside.
-    await harness.created.leadership.stop()
+    // Only the process started next may lead here (docs/decisions/032-one-leader.md).
     for (const other of others) await other.leadership.stop()
-
     const restarted = await startOtherProcess({ heartbeatMs: 100, staleAfterMs: 300 })
+    if (harness.database.kind === 'postgres') {
+      // A follower leaves the stale run alone: it is the leader's to close.
+      expect(restarted.leadership.isLeader()).toBe(false)
+      await waitForStaleRun(sent.body.run_id, 900)
+      expect((await runRow(sent.body.run_id))?.status).toBe('running')
+    }
+    // A dead process's connection, and with it the leader's lock, is gone.
+    await harness.created.leadership.stop()
     const closed = await listen(restarted.app, conversationId, isRunEnd)
     expect(closed.slice(-3).map((envelope) => envelope.chunk)).toEqual([
       { type: 'data-error', data: { error: RESTART_ERROR_MESSAGE, errorType: 'internal' } },
@@ -196,17 +222,17 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
       { type: 'data-run', data: { runId: sent.body.run_id, status: 'failed' } },
     ])
     // The row is closed right after the closing events are stored.
-    const runRow = async () => {
-      const { rows } = await harness.database.execute(
-        'select status, error from runs where id = $1',
-        [sent.body.run_id],
-      )
-      return rows[0]
-    }
-    for (let attempt = 0; attempt < 100 && (await runRow())?.status === 'running'; attempt++) {
+    for (
+      let attempt = 0;
+      attempt < 100 && (await runRow(sent.body.run_id))?.status === 'running';
+      attempt++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    expect(await runRow()).toEqual({ status: 'failed', error: RESTART_ERROR_MESSAGE })
+    expect(await runRow(sent.body.run_id)).toEqual({
+      status: 'failed',
+      error: RESTART_ERROR_MESSAGE,
+    })
 
     fake.push({ blocks: [{ type: 'text', text: 'Done after the restart.' }] })
     const continued = await request(
