@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import path from 'node:path'
 import { type DatabaseHandle, openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +11,17 @@ import {
 import { createLeadership, LEADER_LOCK_KEY, type Leadership } from './leader.ts'
 
 const retryMs = 200
+
+/** Another process that takes part in the election and says when it leads. */
+const otherProcessScript = `
+import { openDatabase } from '@sprout/db/database.ts'
+import { createLeadership } from ${JSON.stringify(path.join(import.meta.dirname, 'leader.ts'))}
+const database = await openDatabase({ kind: 'postgres', url: process.env.LEADER_TEST_URL, poolSize: 1 })
+const leadership = createLeadership(database, { retryMs: ${retryMs} })
+leadership.onLeadershipChange((leader) => console.log(leader ? 'leader' : 'follower'))
+await leadership.start()
+setInterval(() => {}, 1000)
+`
 
 async function waitFor(condition: () => boolean | Promise<boolean>, withinMs: number) {
   const deadline = Date.now() + withinMs
@@ -104,6 +117,32 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       expect(Date.now() - stoppedAt).toBeLessThan(5_000)
       expect(tracked.most()).toBe(1)
       expect(tracked.current()).toBe(1)
+    })
+
+    it('hands it on within 5 s when the leading process is killed (SIGKILL)', async () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', otherProcessScript], {
+        env: { ...process.env, LEADER_TEST_URL: url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      let output = ''
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        output += text
+      })
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      try {
+        expect(await waitFor(() => output.includes('leader'), 20_000)).toBe(true)
+        const here = leadership(instances[0])
+        await here.start()
+        expect(here.isLeader()).toBe(false)
+        child.kill('SIGKILL')
+        await exited
+        const killedAt = Date.now()
+        expect(await waitFor(() => here.isLeader(), 5_000)).toBe(true)
+        expect(Date.now() - killedAt).toBeLessThan(5_000)
+        expect(await lockHolders()).toHaveLength(1)
+      } finally {
+        child.kill('SIGKILL')
+      }
     })
 
     it('never has two leaders when both start at once, twenty times over', async () => {
