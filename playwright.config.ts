@@ -28,7 +28,12 @@ export default defineConfig({
   use: {
     baseURL,
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // A failure's trace keeps every action's DOM snapshot, not the screencast: its frames cost a
+    // third of Chromium's CPU on 2 cores (docs/performance.md "2026-12-02 · session 13").
+    trace: { mode: 'retain-on-failure', screenshots: false },
+    // As users who ask for less motion see it: spinners stand still. Each spinning frame is
+    // composited in software here (docs/performance.md "2026-12-02 · session 13").
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: chromiumArgs,

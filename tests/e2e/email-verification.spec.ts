@@ -6,7 +6,7 @@ import { HomePage } from './pages/home-page.ts'
 import { Navbar } from './pages/navbar.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { expectPath } from './support/location.ts'
-import { ownServer } from './support/own-server.ts'
+import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { newUser } from './support/users.ts'
 
 // docs/product/auth.md "Email verification", "The first admin" and "Sign-up rules" on a fresh
@@ -20,6 +20,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000)
   smtp = await startSmtpPeer()
   server = ownServer(port, {
+    ...withoutBoxes,
     ADMIN_EMAILS: '',
     SMTP_URL: smtp.url,
     REQUIRE_EMAIL_VERIFICATION: 'true',

@@ -3,12 +3,12 @@ import { AdminPage } from './pages/admin-page.ts'
 import { HomePage } from './pages/home-page.ts'
 import { Navbar } from './pages/navbar.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
-import { ownServer } from './support/own-server.ts'
+import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { newUser } from './support/users.ts'
 
 // docs/product/auth.md "The first admin" and "Sign-up rules", on a fresh install of its own:
 // nobody listed in ADMIN_EMAILS, so only the setup link its start printed makes an admin.
-const server = ownServer(3111, { ADMIN_EMAILS: '' })
+const server = ownServer(3111, { ...withoutBoxes, ADMIN_EMAILS: '' })
 test.use({ baseURL: server.baseURL })
 test.beforeAll(async () => {
   test.setTimeout(120_000)

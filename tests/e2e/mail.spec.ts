@@ -3,7 +3,7 @@ import { type SmtpPeer, startSmtpPeer } from '@sprout/server/testing/smtp-peer.t
 import { MailTab } from './pages/mail-tab.ts'
 import { SignInPage } from './pages/sign-in-page.ts'
 import { expectPath } from './support/location.ts'
-import { ownServer } from './support/own-server.ts'
+import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { adminUser } from './support/users.ts'
 
 // docs/product/mail.md "What the admin sees".
@@ -34,7 +34,11 @@ test.describe('with a mail server that refuses, then accepts', () => {
     test.setTimeout(120_000)
     smtp = await startSmtpPeer()
     smtp.refuse('Mailbox unavailable')
-    server = ownServer(port, { SMTP_URL: smtp.url, MAIL_FROM: 'Sprout Mail <mail@sprout.test>' })
+    server = ownServer(port, {
+      ...withoutBoxes,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Sprout Mail <mail@sprout.test>',
+    })
     await server.start()
     const signedUp = await fetch(`${server.baseURL}/api/auth/sign-up/email`, {
       method: 'POST',

@@ -4,13 +4,13 @@ import { HomePage } from './pages/home-page.ts'
 import { OrganizationsPage } from './pages/organizations-page.ts'
 import { SignInPage } from './pages/sign-in-page.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
-import { ownServer } from './support/own-server.ts'
+import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { newUser } from './support/users.ts'
 
 // docs/product/auth.md "Password reset", end to end: the mail is caught by a real SMTP server in
 // the test's own process, on a server of the test's own that sends through it.
 const smtpPort = 2612
-const server = ownServer(3112, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
+const server = ownServer(3112, { ...withoutBoxes, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
 let smtp: SmtpPeer
 test.use({ baseURL: server.baseURL })
 test.beforeAll(async () => {

@@ -8,7 +8,7 @@ import { authTexts } from '@sprout/web/features/auth/auth-texts.ts'
 import { IdentityProviderPage } from './pages/identity-provider-page.ts'
 import { SignInPage } from './pages/sign-in-page.ts'
 import { SingleSignOnSection } from './pages/single-sign-on-section.ts'
-import { ownServer } from './support/own-server.ts'
+import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { adminUser } from './support/users.ts'
 
 // docs/product/auth.md "Single sign-on": a Sprout server of its own, configured by OIDC_*, against
@@ -24,6 +24,7 @@ test.beforeAll(async () => {
     redirectUris: [`http://localhost:${port}/api/auth/callback/sso`],
   })
   server = ownServer(port, {
+    ...withoutBoxes,
     OIDC_ISSUER: identityProvider.issuer,
     OIDC_CLIENT_ID: identityProvider.clientId,
     OIDC_CLIENT_SECRET: identityProvider.clientSecret,

@@ -8,6 +8,9 @@ import { serverEnvironment } from './server-environment.ts'
  * start again (a restart keeps DATA_DIR). The shared web server of playwright.config.ts cannot
  * be restarted mid-run; this one runs the same `npm start` with the same settings.
  */
+/** For a server whose tests make no app: no pool box warms up beside the other tests' work. */
+export const withoutBoxes = { DEVBOX_POOL_TARGET: '0' }
+
 export function ownServer(port: number, environment: Record<string, string> = {}) {
   const dataDir = path.resolve(`.tmp/e2e-own-${port}-${Date.now()}-${process.pid}`)
   const baseURL = `http://localhost:${port}`
@@ -16,6 +19,21 @@ export function ownServer(port: number, environment: Record<string, string> = {}
 
   const start = async () => {
     output = ''
+    // A server of an earlier try may still be stopping on this port (a retry starts in a new
+    // worker): its health answer would pass for this one's, which then dies on EADDRINUSE.
+    await expect
+      .poll(
+        () =>
+          fetch(`${baseURL}/healthz`).then(
+            () => 'answering',
+            () => 'free',
+          ),
+        {
+          timeout: 60_000,
+          intervals: [250],
+        },
+      )
+      .toBe('free')
     child = spawn('npm', ['start'], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,6 +50,13 @@ export function ownServer(port: number, environment: Record<string, string> = {}
         output = (output + text).slice(-8000)
       })
     }
+    const started = child
+    // A server that dies mid-test says why in the report, not only as refused connections.
+    started.once('exit', (code, signal) => {
+      if (child === started) {
+        console.error(`Sprout on port ${port} exited (${code ?? signal}) mid-test:\n${output}`)
+      }
+    })
     await expect
       .poll(
         async () => {

@@ -135,7 +135,9 @@ describe('runs seen from another server process', { timeout: 120_000 }, () => {
     )
     expect(await interrupt.json()).toEqual({ interrupted: true })
     await harness.created.conversations.runs.settled(sent.body.conversation_id)
-    expect(Date.now() - started).toBeLessThan(1_000)
+    // By NOTIFY, not by a heartbeat's sweep (30 s): the bound is loose for a loaded machine, where
+    // this took up to 6 s (about 100 ms idle).
+    expect(Date.now() - started).toBeLessThan(10_000)
     const all = await watching
     expect(all.at(-1)?.chunk).toMatchObject({ data: { status: 'interrupted' } })
     expect(all.map((envelope) => envelope.seq)).toEqual(all.map((_, index) => index + 1))

@@ -5,7 +5,7 @@ export function Spinner({ className }: { className?: string }) {
     <span
       aria-hidden="true"
       className={classNames(
-        'inline-block size-5 animate-spin rounded-full border-2 border-zinc-200 border-t-accent-600',
+        'inline-block size-5 motion-safe:animate-spin rounded-full border-2 border-zinc-200 border-t-accent-600',
         className,
       )}
     />

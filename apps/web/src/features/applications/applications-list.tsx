@@ -85,7 +85,7 @@ function ApplicationsLoading() {
       {[0, 1, 2].map((index) => (
         <div
           key={index}
-          className="h-[13.5rem] animate-pulse rounded-2xl border border-zinc-200 bg-white"
+          className="h-[13.5rem] motion-safe:animate-pulse rounded-2xl border border-zinc-200 bg-white"
         >
           <div className="h-28 rounded-t-2xl bg-zinc-100" />
           <div className="space-y-2 p-4">

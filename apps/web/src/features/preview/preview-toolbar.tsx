@@ -43,7 +43,7 @@ export function PreviewToolbar({
           className={classNames(
             'mx-1.5 size-2 shrink-0 rounded-full',
             status === 'ready' && 'bg-accent-500',
-            status === 'starting' && 'animate-pulse bg-amber-400',
+            status === 'starting' && 'motion-safe:animate-pulse bg-amber-400',
             status === 'failed' && 'bg-red-500',
           )}
         />
