@@ -31,6 +31,10 @@ async function signInToIntegrationsTab(page: Page): Promise<IntegrationsAdminTab
   return admin
 }
 
+// Each test signs an admin in, signs a user up in a second browser and goes through the consent
+// screen: 16–30 s on an idle 2-core machine, past the suite's 30 s when the machine is busy.
+test.describe.configure({ timeout: 90_000 })
+
 let authorizationServer: TestAuthorizationServer | undefined
 test.afterEach(async () => {
   await authorizationServer?.close()
