@@ -8,6 +8,7 @@ import { createSignUpRules } from './auth/sign-up-rules.ts'
 import { createSingleSignOn } from './auth/single-sign-on-settings.ts'
 import { createUserStreams } from './auth/user-streams.ts'
 import { createLeadership } from './cluster/leader.ts'
+import { boxesHomeOf } from './config/boxes-home.ts'
 import type { Config } from './config/config.ts'
 import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
 import { createPreviewModuleReader } from './error-monitoring/preview-modules.ts'
@@ -46,7 +47,7 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
   // The one instance that runs the singletons acting on shared rows: stale runs and evaluations
   // here; the pool's refill and idle sweeps are to ask `leadership.isLeader()` (decision 032).
   const leadership = createLeadership(database)
-  const deploysDir = path.join(config.dataDir, 'deploys')
+  const deploysDir = path.join(boxesHomeOf(config), 'deploys')
   const origins = createOrigins(config)
   const settings = createInstallationSettings(db)
   const mailer = createMailer({ database, config })

@@ -4,18 +4,35 @@ import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { pgliteDataDirIn } from '@sprout/db/pglite-cluster.ts'
 import { createApp } from './app.ts'
 import { endAbandonedChecks } from './checks/service.ts'
+import { type Cluster, createCluster, isClustered } from './cluster/cluster.ts'
 import type { Config } from './config/config.ts'
 import { loadOrCreateKeyFile } from './config/key-file.ts'
 import {
   checkLocalDevboxMachine,
   createLocalDevboxRuntime,
 } from './devboxes/runtime/create-local-runtime.ts'
+import type { DevboxRuntime } from './devboxes/runtime/devbox-runtime.ts'
 import { reporterBundle } from './error-monitoring/reporter/reporter-bundle.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
 import { loadVaultKeyring } from './sealing/master-keys.ts'
 import { flushAllHandEdits } from './versions/edit-versions.ts'
 import { resealGitTokens } from './versions/git-remote-store.ts'
+
+/** A new application's box starts where it was created, under this instance's lease (decision 033). */
+function clusteredRuntime(
+  runtime: DevboxRuntime,
+  cluster: (() => Cluster | undefined) | undefined,
+): DevboxRuntime {
+  if (!cluster) return runtime
+  return {
+    ...runtime,
+    attach: async (applicationId, packType) => {
+      await cluster()?.takeNew(applicationId)
+      return runtime.attach(applicationId, packType)
+    },
+  }
+}
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
@@ -34,15 +51,24 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     throw error
   })
   await machineChecked
+  let cluster: Cluster | undefined
   const created = createApp({
     config,
     database,
     authSecret,
-    devboxes: (appProcesses) => createLocalDevboxRuntime(config, database.db, { appProcesses }),
+    devboxes: (appProcesses) =>
+      clusteredRuntime(
+        createLocalDevboxRuntime(config, database.db, { appProcesses }),
+        isClustered(config) ? () => cluster : undefined,
+      ),
     vaultKeyring,
     serveWeb: options.serveWeb,
   })
   const { devboxes } = created
+  // Several instances (docs/decisions/033-box-leases-and-relay.md); one: nothing of it runs.
+  if (isClustered(config)) {
+    cluster = createCluster({ config, database, origins: created.origins, boxes: () => devboxes })
+  }
   // Key rotation (docs/product/vault.md "Master key"): values still under a key from VAULT_KEYS
   // move to VAULT_KEY at start; both keys stay readable, so other instances keep working.
   const reencrypted = await created.vault.reencrypt()
@@ -65,13 +91,14 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   await created.evaluations.startHeartbeat()
   // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
   created.mailer.start()
-  const handlers = createNodeHandlers(created)
+  const handlers = createNodeHandlers({ ...created, relay: cluster?.relay })
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
   })
+  await cluster?.start(config.host, (server.address() as { port: number }).port)
   // Dev boxes come back after the server answers, so start-up is not held up by dev servers.
   await devboxes.start()
   // The pages' error reporter is bundled once, now rather than on the first page (decision 016).
@@ -88,6 +115,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     database,
     devboxes,
     created,
+    cluster,
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -99,6 +127,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await created.leadership.stop()
       await flushAllHandEdits()
       await devboxes.stop()
+      // After the boxes stopped: another instance may open them now (decision 033).
+      await cluster?.stop()
       await created.authCache.stop()
       await created.userStreams.stop()
       await created.vault.stop()

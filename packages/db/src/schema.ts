@@ -3,6 +3,7 @@ import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
 import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
+import { boxLeases, sproutInstances } from './schema/cluster.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
 import { conversations } from './schema/conversations.ts'
 import { deploys } from './schema/deploys.ts'
@@ -47,4 +48,6 @@ export const schema = {
   appChecks,
   organizationCheckSettings,
   appHandEdits,
+  sproutInstances,
+  boxLeases,
 }

@@ -112,6 +112,11 @@ export type DevboxDriver = {
     options?: { env?: Record<string, string> },
   ) => Promise<Devbox>
   destroy: (id: string) => Promise<void>
+  /**
+   * Stops the box's commands and dev server and lets go of it, its workspace kept, so another
+   * server may `open` it (an instance that lost the box's lease, decision 033).
+   */
+  close?: (id: string) => Promise<void>
   /** Stops every dev server this driver started and releases its disks (server shutdown). */
   shutdown: () => Promise<void>
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
+import { clientAddressOf } from '../cluster/relayed-client.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { tooManyRequests } from '../http/app-error.ts'
 
@@ -13,7 +14,7 @@ export function clientAddress(context: Context<AppEnv>, trustProxy: boolean): st
     const forwarded = context.req.header('x-forwarded-for')?.split(',')[0]?.trim()
     if (forwarded) return forwarded
   }
-  return context.env?.incoming?.socket.remoteAddress ?? 'local'
+  return clientAddressOf(context.env?.incoming) ?? 'local'
 }
 
 /** Fixed windows by key, in memory (decision 004). */

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from './config.ts'
 
@@ -58,6 +59,19 @@ describe('parseConfig', () => {
     expect(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).webSearch).toEqual({
       searxngUrl: 'http://127.0.0.1:8888',
     })
+  })
+
+  it('shares boxes and deploys through SHARED_DIR only with DATABASE_URL and VAULT_KEY', () => {
+    expect(parseConfig({}).sharedDir).toBeUndefined()
+    const vaultKey = Buffer.alloc(32, 7).toString('base64')
+    const shared = {
+      SHARED_DIR: 'shared',
+      DATABASE_URL: 'postgres://db/sprout',
+      VAULT_KEY: vaultKey,
+    }
+    expect(parseConfig(shared).sharedDir).toBe(path.resolve('shared'))
+    expect(() => parseConfig({ ...shared, DATABASE_URL: '' })).toThrow(/SHARED_DIR needs/)
+    expect(() => parseConfig({ ...shared, VAULT_KEY: '' })).toThrow(/SHARED_DIR needs/)
   })
 
   it('names the bad setting', () => {

@@ -59,6 +59,8 @@ const environmentSchema = z.object({
   HOST: optionalText,
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: optionalText,
+  // With DATABASE_URL: several instances share boxes and deploys here (docs/decisions/033-box-leases-and-relay.md).
+  SHARED_DIR: optionalText,
   PUBLIC_URL: optionalText,
   PREVIEW_DOMAIN: z.string().default('preview.localhost'),
   APPS_DOMAIN: z.string().default('apps.localhost'),
@@ -178,6 +180,11 @@ export type Config = {
   host: string | undefined
   dataDir: string
   databaseUrl: string | undefined
+  /**
+   * SHARED_DIR: the folder every instance mounts (boxes, deploys); set, with DATABASE_URL, boxes
+   * have one owner at a time and other instances relay to it (decision 033).
+   */
+  sharedDir: string | undefined
   publicUrl: string
   previewDomain: string
   appsDomain: string
@@ -267,15 +274,28 @@ function publicUrlOf(values: Pick<z.output<typeof environmentSchema>, 'PUBLIC_UR
   return publicUrl
 }
 
+function invalidSettings(error: z.ZodError) {
+  const problems = error.issues
+    .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    .join('; ')
+  return new ConfigError(`Invalid environment settings: ${problems}`)
+}
+
+/** Several instances share a database and a key; PGlite serves one process (decision 033). */
+function sharedDirOf(values: z.output<typeof environmentSchema>) {
+  if (!values.SHARED_DIR) return undefined
+  if (!(values.DATABASE_URL && values.VAULT_KEY)) {
+    throw new ConfigError(
+      'Invalid environment settings: SHARED_DIR needs DATABASE_URL and VAULT_KEY, the same on every instance (PGlite serves one process)',
+    )
+  }
+  return path.resolve(values.SHARED_DIR)
+}
+
 /** Parses the environment once; everything else receives the typed result. */
 export function parseConfig(environment: Record<string, string | undefined>): Config {
   const parsed = environmentSchema.safeParse(environment)
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-      .join('; ')
-    throw new ConfigError(`Invalid environment settings: ${problems}`)
-  }
+  if (!parsed.success) throw invalidSettings(parsed.error)
   const values = parsed.data
   const publicUrl = publicUrlOf(values)
   return {
@@ -283,6 +303,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
+    sharedDir: sharedDirOf(values),
     publicUrl,
     previewDomain: values.PREVIEW_DOMAIN.toLowerCase(),
     appsDomain: values.APPS_DOMAIN.toLowerCase(),

@@ -15,13 +15,24 @@ type NodeHandlersInput = {
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => Promise<void>
   }
   appsHost: NodeHost
+  /** Several instances: requests about another instance's box go to it (decision 033). */
+  relay?: {
+    request: (request: IncomingMessage, response: ServerResponse, serveHere: () => void) => void
+    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, serveHere: () => void) => void
+  }
 }
 
 /**
  * One HTTP server, routed by Host: previews and deploys are handled at the node level (streamed
  * proxying and WebSocket upgrades), everything else by the Hono app.
  */
-export function createNodeHandlers({ app, origins, previewHost, appsHost }: NodeHandlersInput) {
+export function createNodeHandlers({
+  app,
+  origins,
+  previewHost,
+  appsHost,
+  relay,
+}: NodeHandlersInput) {
   const product = getRequestListener(app.fetch)
   const failed = (response: ServerResponse) => (error: unknown) => {
     console.error('[server] preview or apps request failed:', error)
@@ -30,30 +41,35 @@ export function createNodeHandlers({ app, origins, previewHost, appsHost }: Node
     response.writeHead(500, { 'content-type': 'application/json' })
     response.end(JSON.stringify({ error: 'An error occurred' }))
   }
+  const request = (request: IncomingMessage, response: ServerResponse) => {
+    const host = request.headers.host ?? ''
+    const kind = origins.hostKind(host)
+    if (kind === 'product') return product(request, response)
+    const slug = origins.slugOf(host)
+    if (!slug) {
+      response.writeHead(404, { 'content-type': 'text/plain' })
+      return response.end('Not found')
+    }
+    const handled =
+      kind === 'preview'
+        ? previewHost.handle(request, response, slug)
+        : appsHost.handle(request, response, slug)
+    handled.catch(failed(response))
+  }
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const host = request.headers.host ?? ''
+    const slug = origins.slugOf(host)
+    if (origins.hostKind(host) !== 'preview' || !slug) {
+      socket.destroy()
+      return
+    }
+    previewHost.upgrade(request, socket, head, slug).catch(() => socket.destroy())
+  }
+  if (!relay) return { request, upgrade }
   return {
-    request: (request: IncomingMessage, response: ServerResponse) => {
-      const host = request.headers.host ?? ''
-      const kind = origins.hostKind(host)
-      if (kind === 'product') return product(request, response)
-      const slug = origins.slugOf(host)
-      if (!slug) {
-        response.writeHead(404, { 'content-type': 'text/plain' })
-        return response.end('Not found')
-      }
-      const handled =
-        kind === 'preview'
-          ? previewHost.handle(request, response, slug)
-          : appsHost.handle(request, response, slug)
-      handled.catch(failed(response))
-    },
-    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const host = request.headers.host ?? ''
-      const slug = origins.slugOf(host)
-      if (origins.hostKind(host) !== 'preview' || !slug) {
-        socket.destroy()
-        return
-      }
-      previewHost.upgrade(request, socket, head, slug).catch(() => socket.destroy())
-    },
+    request: (incoming: IncomingMessage, response: ServerResponse) =>
+      relay.request(incoming, response, () => void request(incoming, response)),
+    upgrade: (incoming: IncomingMessage, socket: Duplex, head: Buffer) =>
+      relay.upgrade(incoming, socket, head, () => upgrade(incoming, socket, head)),
   }
 }

@@ -10,6 +10,7 @@ import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
 import { createStartQueue, defaultStartSlots } from '@sprout/devbox/start-queue.ts'
+import { boxesHomeOf } from '../../config/boxes-home.ts'
 import type { Config } from '../../config/config.ts'
 import { type AppProcessSupportFor, createDevboxRuntime } from './devbox-runtime.ts'
 
@@ -32,8 +33,10 @@ const poolRefillDelayMs = 2000
  * so they run meanwhile (docs/architecture/devbox.md "Sandbox"); `createLocalDevboxRuntime` takes
  * their answers. Never rejects: the driver reruns a failed check.
  */
-export async function checkLocalDevboxMachine(config: Pick<Config, 'dataDir' | 'devbox'>) {
-  const rootDir = path.resolve(config.dataDir, 'devboxes')
+export async function checkLocalDevboxMachine(
+  config: Pick<Config, 'dataDir' | 'sharedDir' | 'devbox'>,
+) {
+  const rootDir = path.resolve(boxesHomeOf(config), 'devboxes')
   // The folders and modes createLocalDriver gives its detections (box-disk.ts, local-driver.ts).
   await Promise.all([
     checkDiskSupport(config.devbox.disk, path.join(rootDir, 'disks')),
@@ -46,13 +49,16 @@ export async function checkLocalDevboxMachine(config: Pick<Config, 'dataDir' | '
 
 /** Dev boxes as local folders and processes under DATA_DIR/devboxes, with a warm pool. */
 export function createLocalDevboxRuntime(
-  config: Pick<Config, 'dataDir' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'>,
+  config: Pick<
+    Config,
+    'dataDir' | 'sharedDir' | 'databaseUrl' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'
+  >,
   db: Database,
   options: { appProcesses: AppProcessSupportFor; logger?: DevboxLogger },
 ) {
   const logger = options.logger ?? devboxLogger
-  const rootDir = path.join(config.dataDir, 'devboxes')
-  const deploysDir = path.join(config.dataDir, 'deploys')
+  const rootDir = path.join(boxesHomeOf(config), 'devboxes')
+  const deploysDir = path.join(boxesHomeOf(config), 'deploys')
   const driver = createLocalDriver({
     rootDir,
     // Its production data images too: released at a stop, left ones undone at start.
@@ -80,7 +86,8 @@ export function createLocalDevboxRuntime(
     // New apps start from the fullstack starter; old vite-react boxes open by their recorded type.
     targets: { fullstack: config.devbox.poolTarget },
     logger,
-    persistence: createJsonFilePoolPersistence(path.join(rootDir, 'pool.json')),
+    // Each instance's own spare boxes, in its own DATA_DIR while the pool is not a table.
+    persistence: createJsonFilePoolPersistence(path.join(config.dataDir, 'devboxes', 'pool.json')),
     // The claimed box's first preview loads go first (docs/architecture/devbox.md "Pool").
     refillDelayMs: poolRefillDelayMs,
     starts,
@@ -103,6 +110,7 @@ export function createLocalDevboxRuntime(
     confinement,
     idleMs: config.devbox.idleMinutes * 60_000,
     starts,
+    boxesByLease: Boolean(config.sharedDir && config.databaseUrl),
   })
   return runtime
 }

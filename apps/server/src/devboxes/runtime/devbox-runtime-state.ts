@@ -62,6 +62,8 @@ export type DevboxRuntimeState = {
   /** An application's box work under way (built, taking its environment): destroy waits for it. */
   preparing: Map<string, Promise<unknown>>
   poolStarted: Promise<void>
+  /** Several instances: a box is known from its row when this instance takes its lease (decision 033). */
+  boxesByLease: boolean
   sweepTimer: NodeJS.Timeout | undefined
 }
 

@@ -14,6 +14,7 @@ import { createStartQueue, type StartQueue } from '@sprout/devbox/start-queue.ts
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { environmentChanged, environmentFor } from './app-environment.ts'
 import { attach } from './attach.ts'
+import { adoptBox, releaseBox } from './box-ownership.ts'
 import { destroyBox } from './destroy-box.ts'
 import type { AppProcessSupport, DevboxRuntimeState, DevboxState } from './devbox-runtime-state.ts'
 import { ensureOpen } from './ensure-open.ts'
@@ -98,6 +99,10 @@ export type DevboxRuntime = {
   /** Ready when the box exists and its dev server answers HTTP. */
   isEditorReady: (applicationId: string) => Promise<boolean>
   destroy: (applicationId: string) => Promise<void>
+  /** This instance took the application's lease: its box is known from its row (decision 033). */
+  adopt: (applicationId: string) => Promise<void>
+  /** The lease is lost: the box stops here, its workspace kept for the next owner (decision 033). */
+  release: (applicationId: string) => Promise<void>
   /** After a restart: the pool reopens its boxes, each application's box opens on first use. */
   start: () => Promise<void>
   stop: () => Promise<void>
@@ -124,6 +129,8 @@ export type DevboxRuntimeOptions = {
   starts?: StartQueue
   /** Tests: a failed start's tries and first delay (3 tries, 2 s then 4 s apart). */
   startRetry?: { attempts: number; baseDelayMs: number }
+  /** Several instances: boxes are known when their lease is taken, not all at start (decision 033). */
+  boxesByLease?: boolean
 }
 
 /** The runtime's state, and its verbs (one file each in this folder) bound to it. */
@@ -153,6 +160,7 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     pending: new Set(),
     preparing: new Map(),
     poolStarted: Promise.resolve(),
+    boxesByLease: options.boxesByLease ?? false,
     sweepTimer: undefined,
   }
   const { boxes, unopened, usage } = state
@@ -187,6 +195,8 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
       whenReady(state, applicationId, timeoutMs),
     isEditorReady: (applicationId) => isEditorReady(state, applicationId),
     destroy: (applicationId) => destroyBox(state, applicationId),
+    adopt: (applicationId) => adoptBox(state, applicationId),
+    release: (applicationId) => releaseBox(state, applicationId),
     start: () => startRuntime(state),
     stop: () => stopRuntime(state),
   }

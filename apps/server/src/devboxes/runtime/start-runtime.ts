@@ -22,26 +22,32 @@ export async function startRuntime(state: DevboxRuntimeState) {
     state.sweepTimer.unref()
   }
   state.poolStarted = track(state, state.pool.start())
+  // Several instances: each box is taken with its lease, never by every instance at start
+  // (docs/decisions/033-box-leases-and-relay.md).
+  if (state.boxesByLease) return
   const rows = await state.db.select().from(devboxes)
-  for (const row of rows) {
-    if (row.status === 'failed') {
-      state.states.set(row.applicationId, 'failed')
-      // Told before the restart, or never: the builder's first ask starts it again.
-      state.failureReported.add(row.applicationId)
-      continue
-    }
-    state.states.set(row.applicationId, 'provisioning')
-    if (row.status === 'ready') {
-      state.unopened.set(row.applicationId, { id: row.id, packType: row.packType as PackType })
-      continue
-    }
-    // Provisioning was cut off by the restart: nothing was built in it yet, start over.
-    void track(
-      state,
-      (async () => {
-        await state.driver.destroy(row.id).catch(() => undefined)
-        await provisionCold(state, row.applicationId, row.packType as PackType, row.id)
-      })(),
-    )
+  for (const row of rows) takeRow(state, row)
+}
+
+/** What the runtime knows of a recorded box: opened on first use, or provisioned again. */
+export function takeRow(state: DevboxRuntimeState, row: typeof devboxes.$inferSelect) {
+  if (row.status === 'failed') {
+    state.states.set(row.applicationId, 'failed')
+    // Told before the restart, or never: the builder's first ask starts it again.
+    state.failureReported.add(row.applicationId)
+    return
   }
+  state.states.set(row.applicationId, 'provisioning')
+  if (row.status === 'ready') {
+    state.unopened.set(row.applicationId, { id: row.id, packType: row.packType as PackType })
+    return
+  }
+  // Provisioning was cut off by the restart: nothing was built in it yet, start over.
+  void track(
+    state,
+    (async () => {
+      await state.driver.destroy(row.id).catch(() => undefined)
+      await provisionCold(state, row.applicationId, row.packType as PackType, row.id)
+    })(),
+  )
 }

@@ -49,6 +49,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     provision: (packType, provisionOptions) => provisionBox(state, packType, provisionOptions),
     open: (id, packType, openOptions) => openBox(state, id, packType, openOptions),
     destroy: (id) => destroyBox(state, id),
+    close: (id) => detachBox(state, id),
     startAppServer: appServers.start,
     shutdown: async () => {
       await Promise.all([

@@ -1,0 +1,223 @@
+// Two instances on one PostgreSQL and one SHARED_DIR: a box has one owner, the other relays to it
+// (docs/decisions/033-box-leases-and-relay.md). PostgreSQL only: SHARED_DIR needs DATABASE_URL.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseConfig } from '../config/config.ts'
+import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
+import { startServer } from '../start-server.ts'
+import { cookieFrom, rawRequest } from '../testing/app-harness.ts'
+import { isRunEnd, readStream } from '../testing/chat-client.ts'
+import { testDatabaseKind } from '../testing/database.ts'
+import { requestServer, serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
+import { createBoxLeases } from './box-leases.ts'
+import { RELAY_CLIENT_HEADER, RELAY_HEADER, relayKeyFrom, signRelay } from './relay-signature.ts'
+
+type Server = Awaited<ReturnType<typeof startServer>>
+
+const cleanups: (() => Promise<void>)[] = []
+
+/** Waits for `check` to hold, polling; fails after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+describe.skipIf(testDatabaseKind !== 'postgres')(
+  'boxes across instances',
+  {
+    timeout: 180_000,
+  },
+  () => {
+    const vaultKey = randomBytes(32).toString('base64')
+    let environmentA: Record<string, string>
+    let environmentB: Record<string, string>
+    let a: Server
+    let b: Server
+    let aStopped = false
+    let token = ''
+    let applicationId = ''
+    const base = (server: Server) => `http://127.0.0.1:${server.port}`
+    const auth = () => ({ authorization: `Bearer ${token}` })
+    const call = (server: Server, pathname: string, init: RequestInit = {}) =>
+      requestServer(base(server), pathname, { ...init, headers: { ...auth(), ...init.headers } })
+
+    /** A preview cookie through `server`, and the preview's host. */
+    const previewCookie = async (server: Server) => {
+      const details = await call(server, `/api/applications/${applicationId}`)
+      const { preview_url: previewUrl } = (await details.json()) as { preview_url: string }
+      const issued = await call(server, '/api/org/devbox-token', {
+        method: 'POST',
+        body: JSON.stringify({ devbox_url: previewUrl }),
+      })
+      const { token: previewToken } = (await issued.json()) as { token: string }
+      const host = new URL(previewUrl).host
+      const exchanged = await rawRequest(
+        server.port,
+        host,
+        `/__sprout/auth/callback?token=${encodeURIComponent(previewToken)}&return=%2F`,
+      )
+      expect(exchanged.status).toBe(302)
+      return { host, cookie: cookieFrom(exchanged, PREVIEW_COOKIE) ?? '' }
+    }
+
+    const leaseOwner = async () => {
+      const { rows } = await a.database.execute(
+        'select instance_id from box_leases where application_id = $1 and expires_at > now()',
+        [applicationId],
+      )
+      return rows[0]?.instance_id
+    }
+
+    beforeAll(async () => {
+      const sharedDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-shared-'))
+      cleanups.push(() => removeWithMounts(sharedDir))
+      const shared = {
+        SHARED_DIR: sharedDir,
+        VAULT_KEY: vaultKey,
+        AUTH_SECRET: 'cluster-test-secret-cluster-test-secret-01',
+        // The load balancer's address, the same for every instance.
+        PUBLIC_URL: 'http://localhost:38100',
+        // Boxes as plain folders: the sandbox's and disk images' state is per machine (decision 033).
+        DEVBOX_SANDBOX: 'off',
+        DEVBOX_DISK: 'measured',
+      }
+      environmentA = await serverEnvironment(cleanups, 'sprout-cluster-a-', {
+        ...shared,
+        PORT: '38101',
+      })
+      environmentB = {
+        ...(await serverEnvironment(cleanups, 'sprout-cluster-b-', { ...shared, PORT: '38102' })),
+        DATABASE_URL: environmentA.DATABASE_URL ?? '',
+      }
+      a = await startServer(parseConfig(environmentA), { serveWeb: false })
+      b = await startServer(parseConfig(environmentB), { serveWeb: false })
+      token = await signUpOverHttp(base(a), { email: 'cluster@example.com', name: 'c' })
+      const created = await call(a, '/api/applications', {
+        method: 'POST',
+        body: JSON.stringify({ initial_prompt: 'a box on A', model: 'demo' }),
+      })
+      expect(created.status).toBe(201)
+      applicationId = ((await created.json()) as { id: string }).id
+      await until(
+        async () => {
+          const response = await call(b, `/api/applications/${applicationId}/editor-ready`)
+          return ((await response.json()) as { ready: boolean }).ready
+        },
+        120_000,
+        'the box, asked through B',
+      )
+    }, 180_000)
+
+    afterAll(async () => {
+      await b?.stop()
+      if (!aStopped) await a?.stop()
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+    })
+
+    it('runs a Demo message sent through B on A, with the whole stream through B', async () => {
+      expect(await leaseOwner()).toBe(a.cluster?.instanceId)
+      expect(b.devboxes.isOpen(applicationId)).toBe(false)
+      const sent = await call(b, `/api/demo/applications/${applicationId}/message`, {
+        method: 'POST',
+        body: JSON.stringify({ message: 'hello from B', model: 'demo' }),
+      })
+      expect(sent.status).toBe(200)
+      const { conversation_id: conversationId } = (await sent.json()) as { conversation_id: string }
+      const { envelopes, status } = await readStream(
+        `${base(b)}/api/demo/applications/${applicationId}/listen?conversation_id=${conversationId}&last_event_id=0`,
+        { until: isRunEnd, init: { headers: auth() }, timeoutMs: 90_000 },
+      )
+      expect(status).toBe(200)
+      expect(envelopes.some(isRunEnd)).toBe(true)
+      const seqs = envelopes.map((envelope) => envelope.seq)
+      expect(seqs).toEqual(seqs.map((_, index) => index + 1))
+      // The run happened where the box is.
+      const { rows } = await a.database.execute(
+        'select count(*)::int as count from runs where conversation_id = $1',
+        [conversationId],
+      )
+      expect(rows[0]?.count).toBe(1)
+      expect(b.devboxes.isOpen(applicationId)).toBe(false)
+      expect(a.devboxes.isOpen(applicationId)).toBe(true)
+    })
+
+    it("reads the Code tab's files and the preview through B", async () => {
+      const files = await call(b, `/api/applications/${applicationId}/files`)
+      expect(files.status).toBe(200)
+      expect(JSON.stringify(await files.json())).toContain('package.json')
+      const { host, cookie } = await previewCookie(b)
+      const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
+      expect(page.status).toBe(200)
+      expect(page.body).toContain('<div id="root">')
+      expect(b.devboxes.isOpen(applicationId)).toBe(false)
+    })
+
+    it('refuses a forged, replayed or stale relay header, serving nothing', async () => {
+      const pathname = `/api/applications/${applicationId}/files`
+      const signed = (key: Buffer, now = Date.now()) =>
+        signRelay(key, { method: 'GET', path: pathname, instanceId: 'x', client: '1.2.3.4' }, now)
+      const send = (header: string) =>
+        call(a, pathname, { headers: { [RELAY_HEADER]: header, [RELAY_CLIENT_HEADER]: '1.2.3.4' } })
+      expect((await send('forged.1.2.3')).status).toBe(403)
+      expect((await send(signed(randomBytes(32)))).status).toBe(403)
+      expect((await send(signed(relayKeyFrom(vaultKey), Date.now() - 31_000))).status).toBe(403)
+      const valid = signed(relayKeyFrom(vaultKey))
+      expect((await send(valid)).status).toBe(200)
+      const replayed = await send(valid)
+      expect(replayed.status).toBe(403)
+      expect(await replayed.text()).not.toContain('package.json')
+      // Signed for another path: refused.
+      const other = await call(a, `/api/applications/${applicationId}/versions`, {
+        headers: {
+          [RELAY_HEADER]: signed(relayKeyFrom(vaultKey)),
+          [RELAY_CLIENT_HEADER]: '1.2.3.4',
+        },
+      })
+      expect(other.status).toBe(403)
+    })
+
+    it('gives a lease to exactly one of two instances taking it at once, 50 times', async () => {
+      const raceId = randomUUID()
+      await a.database.execute(
+        `insert into applications (id, organization_id, name, slug, initial_prompt, model)
+       select $1, organization_id, 'race', $2, '', 'demo' from applications where id = $3`,
+        [raceId, `race-${raceId.slice(0, 8)}`, applicationId],
+      )
+      const first = createBoxLeases(a.database, 'race-first')
+      const second = createBoxLeases(b.database, 'race-second')
+      for (let round = 0; round < 50; round++) {
+        // Expired, so either may take it.
+        await a.database.execute(
+          `update box_leases set expires_at = now() - interval '1 second' where application_id = $1`,
+          [raceId],
+        )
+        const won = await Promise.all([first.take(raceId), second.take(raceId)])
+        expect(won.filter(Boolean)).toHaveLength(1)
+      }
+      expect(await first.take(randomUUID())).toBeUndefined()
+    })
+
+    it('after A stops cleanly, B takes the lease and serves the preview', async () => {
+      const { host, cookie } = await previewCookie(b)
+      await a.stop()
+      aStopped = true
+      const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
+      expect(page.status).toBe(200)
+      expect(page.body).toContain('<div id="root">')
+      expect(b.devboxes.isOpen(applicationId)).toBe(true)
+      const { rows } = await b.database.execute(
+        'select instance_id from box_leases where application_id = $1',
+        [applicationId],
+      )
+      expect(rows[0]?.instance_id).toBe(b.cluster?.instanceId)
+    })
+  },
+)

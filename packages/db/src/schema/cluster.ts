@@ -1,0 +1,27 @@
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { applications } from './applications.ts'
+
+/**
+ * A running Sprout instance of several on one database (docs/decisions/033-box-leases-and-relay.md):
+ * where the others reach it, and its last beat.
+ */
+export const sproutInstances = pgTable('sprout_instances', {
+  id: text('id').primaryKey(),
+  /** `http://{address}:{port}`, reached by the other instances only. */
+  internalUrl: text('internal_url').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).defaultNow().notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).defaultNow().notNull(),
+})
+
+/** Which instance runs an application's box and production servers, until `expires_at`. */
+export const boxLeases = pgTable(
+  'box_leases',
+  {
+    applicationId: text('application_id')
+      .primaryKey()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    instanceId: text('instance_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('box_leases_instance_idx').on(table.instanceId)],
+)
