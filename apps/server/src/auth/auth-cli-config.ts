@@ -17,7 +17,7 @@ export const auth = createAuth({
   mailer: { configured: true, enqueue: async () => {} },
   signUpRules: { refusal: async () => undefined },
   setupLink: { refusal: async () => 'none', take: async () => 'none' },
-  userStreams: { endSessions: async () => undefined },
+  userStreams: { endSessions: async () => undefined, endMembership: async () => undefined },
   // biome-ignore lint/suspicious/noExplicitAny: the generator only reads the options
   db: db as any,
   secret: 'schema-generation-only-secret-0123456789',

@@ -17,6 +17,7 @@ import { mailFlows } from './mail-flows.ts'
 import type { SetupLink } from './setup-link.ts'
 import type { SignUpRulesService } from './sign-up-rules.ts'
 import { singleSignOnPlugins } from './single-sign-on.ts'
+import { streamEndingHooks } from './stream-ending-hooks.ts'
 import type { UserStreams } from './user-streams.ts'
 
 export type AuthOptions = {
@@ -29,7 +30,7 @@ export type AuthOptions = {
   mailer: Pick<Mailer, 'configured' | 'enqueue'>
   signUpRules: Pick<SignUpRulesService, 'refusal'>
   setupLink: Pick<SetupLink, 'refusal' | 'take'>
-  userStreams: Pick<UserStreams, 'endSessions'>
+  userStreams: Pick<UserStreams, 'endSessions' | 'endMembership'>
 }
 
 /**
@@ -52,6 +53,7 @@ const platformAdminRoles = {
 /** better-auth with the plugins Sprout relies on: organizations, platform admin, bearer and JWT. */
 export function createAuth(options: AuthOptions) {
   const { config, db, secret, mailer, signUpRules, setupLink, userStreams } = options
+  const streamEnds = streamEndingHooks(userStreams)
   const isPersonal = async (organizationId: string) => {
     const rows = await db
       .select({ isPersonal: schema.organization.isPersonal })
@@ -80,23 +82,12 @@ export function createAuth(options: AuthOptions) {
     },
     databaseHooks: {
       ...accountHooks({ config, db, signUpRules, setupLink }),
-      // Each session better-auth deletes (sign-out, revoking the others, a password reset or
-      // change) ends its open streams; user-streams.ts says every other way a session ends.
-      // After the request's own work: ending a stream from inside better-auth's delete held the
-      // password reset's answer (seen in tests/e2e/password-reset.spec.ts).
-      session: {
-        delete: {
-          after: async (ended) => {
-            setImmediate(() => {
-              userStreams.endSessions([ended.id]).catch((error: Error) => {
-                console.error('Could not end the streams of a session:', error.message)
-              })
-            })
-          },
-        },
-      },
+      session: { delete: { after: streamEnds.sessionDeleted } },
     },
-    hooks: signUpRequestHooks({ config, db, signUpRules, setupLink }),
+    hooks: {
+      ...signUpRequestHooks({ config, db, signUpRules, setupLink }),
+      after: streamEnds.memberLeft,
+    },
     plugins: [
       organization({
         allowUserToCreateOrganization: true,

@@ -46,18 +46,13 @@ describe('every way a session ends ends its streams and listen tokens', {
     return current.id
   }
 
-  /**
-   * A session with an open exploration stream over real HTTP and a listen token minted before
-   * its end; `end` ends it, the stream must drop within seconds and the token must open nothing.
-   */
-  const expectEnded = async (session: TestUser, end: () => Response | Promise<Response>) => {
-    const organizationId = await personalOrganizationOf(session)
+  /** An exploration stream of the session in the organization, over real HTTP. */
+  const openStream = async (session: TestUser, organizationId: string) => {
     const actor = { harness: chat.harness, user: session, organizationId }
     const created = await call<{ id: string }>(actor, '/api/explorations', {})
     expect(created.status).toBe(201)
-    const token = await listenToken(actor)
     const url = `http://127.0.0.1:${chat.harness.port}/api/explorations/${created.body.id}/listen`
-    const reading = readStream(url, {
+    return readStream(url, {
       timeoutMs: 20_000,
       init: {
         method: 'POST',
@@ -73,6 +68,16 @@ describe('every way a session ends ends its streams and listen tokens', {
       (result) => result.status,
       (error: Error) => (error.message === 'terminated' ? 'dropped' : Promise.reject(error)),
     )
+  }
+
+  /**
+   * A session with an open exploration stream over real HTTP and a listen token minted before
+   * its end; `end` ends it, the stream must drop within seconds and the token must open nothing.
+   */
+  const expectEnded = async (session: TestUser, end: () => Response | Promise<Response>) => {
+    const organizationId = await personalOrganizationOf(session)
+    const token = await listenToken({ harness: chat.harness, user: session })
+    const reading = openStream(session, organizationId)
     const streams = chat.harness.created.userStreams
     await waitFor(() => streams.openCount(session.id) === 1, 'the stream to open')
     const started = Date.now()
@@ -154,5 +159,27 @@ describe('every way a session ends ends its streams and listen tokens', {
         body: JSON.stringify({ confirm: user.email }),
       }),
     )
+  })
+
+  it('leaving an organization ends the streams opened in it, not the others', async () => {
+    const owner = await chat.harness.signUp()
+    const member = await chat.harness.signUp()
+    const team = await chat.harness.createOrganization(owner, 'Left behind')
+    await chat.harness.addMember(team, owner, member)
+    const inTeam = openStream(member, team)
+    const inPersonal = openStream(member, await personalOrganizationOf(member))
+    const streams = chat.harness.created.userStreams
+    await waitFor(() => streams.openCount(member.id) === 2, 'both streams to open')
+    const left = await request('/api/auth/organization/leave', {
+      user: member,
+      body: JSON.stringify({ organizationId: team }),
+    })
+    expect(left.status).toBe(200)
+    expect(await inTeam).toBe('dropped')
+    expect(streams.openCount(member.id)).toBe(1)
+    // Another member's leaving ends nothing of the owner's.
+    expect(streams.openCount(owner.id)).toBe(0)
+    await request('/api/auth/sign-out', { user: member, body: '{}' })
+    expect(await inPersonal).toBe('dropped')
   })
 })

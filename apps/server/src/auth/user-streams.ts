@@ -5,17 +5,18 @@ import { session } from '@sprout/db/schema/auth.ts'
 import { and, eq, gt, inArray } from 'drizzle-orm'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
+import { createHeldStreams, type StreamOwner } from './held-streams.ts'
 
 const channel = 'sprout_user_streams'
-/** Longer than a listen token lives (GET /api/auth/token: 5 minutes). */
-const endedMemoryMs = 6 * 60_000
 /** Session ids per NOTIFY, well under PostgreSQL's 8,000-byte payload. */
 const idsPerNotice = 100
 
 export type UserStreams = ReturnType<typeof createUserStreams>
 
-/** The session a stream was opened with. */
-export type StreamOwner = { userId: string; sessionId: string }
+export type { StreamOwner }
+
+/** Marks a notice that ends one membership's streams, not sessions' (no session id reads so). */
+const membershipNotice = 'membership'
 
 /**
  * The live streams open in this process (the builder's and the exploration's), by the session that
@@ -26,22 +27,9 @@ export type StreamOwner = { userId: string; sessionId: string }
  */
 export function createUserStreams(database: DatabaseHandle) {
   const instanceId = randomUUID()
-  const streams = new Map<string, { userId: string; closers: Set<() => void> }>()
+  const held = createHeldStreams()
+  const { endLocal, endMembershipLocal, streams, ended } = held
   let stopListening: (() => Promise<void>) | undefined
-
-  // Sessions ended lately, kept as long as a listen token lives: a stream that registers just
-  // after its session ended (its check passed before) is ended at once.
-  const ended = new Map<string, number>()
-  const endLocal = (sessionIds: readonly string[]) => {
-    const now = Date.now()
-    for (const [id, at] of ended) if (now - at > endedMemoryMs) ended.delete(id)
-    for (const sessionId of sessionIds) {
-      ended.set(sessionId, now)
-      const held = streams.get(sessionId)
-      streams.delete(sessionId)
-      for (const close of held?.closers ?? []) close()
-    }
-  }
 
   /**
    * An end notified while the listener was reconnecting is lost: every held session is looked up
@@ -49,9 +37,9 @@ export function createUserStreams(database: DatabaseHandle) {
    */
   const endGoneAfterReconnect = async () => {
     try {
-      const held = [...streams.keys()]
-      for (let start = 0; start < held.length; start += idsPerNotice * 10) {
-        const ids = held.slice(start, start + idsPerNotice * 10)
+      const sessionIds = [...streams.keys()]
+      for (let start = 0; start < sessionIds.length; start += idsPerNotice * 10) {
+        const ids = sessionIds.slice(start, start + idsPerNotice * 10)
         const live = await database.db
           .select({ id: session.id })
           .from(session)
@@ -64,23 +52,7 @@ export function createUserStreams(database: DatabaseHandle) {
     }
   }
 
-  /** Registers an open stream and how to end it; returns its release, for when it ends. */
-  const hold = (owner: StreamOwner, close: () => void): (() => void) => {
-    if (ended.has(owner.sessionId)) {
-      close()
-      return () => {}
-    }
-    const held = streams.get(owner.sessionId) ?? { userId: owner.userId, closers: new Set() }
-    held.closers.add(close)
-    streams.set(owner.sessionId, held)
-    return () => {
-      held.closers.delete(close)
-      if (held.closers.size === 0 && streams.get(owner.sessionId) === held) {
-        streams.delete(owner.sessionId)
-      }
-    }
-  }
-
+  const { hold } = held
   return {
     hold,
     /**
@@ -101,6 +73,14 @@ export function createUserStreams(database: DatabaseHandle) {
         await database.notify(channel, `${instanceId} ${ids.join(' ')}`)
       }
     },
+    /** Ends, here and in every process, the streams a member who left opened in the organization. */
+    endMembership: async (organizationId: string, userId: string) => {
+      endMembershipLocal(organizationId, userId)
+      await database.notify(
+        channel,
+        `${instanceId} ${membershipNotice} ${organizationId} ${userId}`,
+      )
+    },
     /** Whether the session still exists and has not expired (a listen token names its session). */
     isLive: async (sessionId: string): Promise<boolean> => {
       if (ended.has(sessionId)) return false
@@ -114,15 +94,18 @@ export function createUserStreams(database: DatabaseHandle) {
     /** How many streams the user holds open in this process. */
     openCount: (userId: string) => {
       let count = 0
-      for (const held of streams.values()) if (held.userId === userId) count += held.closers.size
+      for (const stream of streams.values())
+        if (stream.userId === userId) count += stream.closers.size
       return count
     },
     start: async () => {
       stopListening = await database.listen(
         channel,
         (payload) => {
-          const [sender, ...sessionIds] = payload.split(' ')
-          if (sender !== instanceId && sessionIds.length > 0) endLocal(sessionIds)
+          const [sender, ...rest] = payload.split(' ')
+          if (sender === instanceId || rest.length === 0) return
+          if (rest[0] === membershipNotice) endMembershipLocal(rest[1] ?? '', rest[2] ?? '')
+          else endLocal(rest)
         },
         { onReconnect: () => void endGoneAfterReconnect() },
       )

@@ -72,7 +72,10 @@ export function conversationListenRoutes(options: {
     if (!conversation || !membership) throw notFound('Conversation not found')
     // An open builder keeps its app's dev server from idling (docs/architecture/devbox.md).
     const releaseBox = options.devboxes.hold(context.req.param('id'))
-    const releaseStream = options.userStreams.holdResponse(owner, context)
+    const releaseStream = options.userStreams.holdResponse(
+      { ...owner, organizationId: conversation.organizationId },
+      context,
+    )
     const release = () => {
       releaseBox()
       releaseStream()

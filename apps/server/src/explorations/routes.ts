@@ -94,7 +94,11 @@ export function explorationRoutes(options: {
     const input = await parseOptionalJsonBody(context, explorationListenRequestSchema)
     const chat = contextOf(context)
     const conversation = await findConversationRecord(db, explorationScope(chat), idOf(context))
-    const owner = { userId: context.var.user.id, sessionId: context.var.session.id }
+    const owner = {
+      userId: context.var.user.id,
+      sessionId: context.var.session.id,
+      organizationId: context.var.organization.id,
+    }
     const release = options.userStreams.holdResponse(owner, context)
     try {
       return await sseResponse(context, {
