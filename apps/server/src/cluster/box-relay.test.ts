@@ -12,6 +12,7 @@ import { startServer } from '../start-server.ts'
 import { cookieFrom, rawRequest } from '../testing/app-harness.ts'
 import { isRunEnd, readStream } from '../testing/chat-client.ts'
 import { testDatabaseKind } from '../testing/database.ts'
+import { openWebSocket } from '../testing/raw-websocket.ts'
 import { requestServer, serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
 import { createBoxLeases } from './box-leases.ts'
 import { RELAY_CLIENT_HEADER, RELAY_HEADER, relayKeyFrom, signRelay } from './relay-signature.ts'
@@ -157,6 +158,16 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
       expect(page.status).toBe(200)
       expect(page.body).toContain('<div id="root">')
+      // The preview's HMR socket through B: the owner's dev server tells of a change.
+      for (const module of ['/src/main.tsx', '/src/App.tsx']) {
+        expect((await rawRequest(b.port, host, module, { cookie })).status).toBe(200)
+      }
+      const messages: string[] = []
+      const socket = await openWebSocket(b.port, host, cookie, (text) => messages.push(text))
+      const changed = `export default function App() {\n  return <h1>Relayed ${Date.now()}</h1>\n}\n`
+      await a.devboxes.box(applicationId)?.files.write('src/App.tsx', changed)
+      await until(async () => messages.some((text) => text.includes('"update"')), 15_000, 'HMR')
+      socket.destroy()
       expect(b.devboxes.isOpen(applicationId)).toBe(false)
     })
 
@@ -209,9 +220,15 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       const { host, cookie } = await previewCookie(b)
       await a.stop()
       aStopped = true
-      const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
-      expect(page.status).toBe(200)
-      expect(page.body).toContain('<div id="root">')
+      // The first pages may say 'Starting preview…' (503, reloading) while B opens the box.
+      await until(
+        async () => {
+          const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
+          return page.status === 200 && page.body.includes('<div id="root">')
+        },
+        90_000,
+        "the preview through B after A's stop",
+      )
       expect(b.devboxes.isOpen(applicationId)).toBe(true)
       const { rows } = await b.database.execute(
         'select instance_id from box_leases where application_id = $1',
