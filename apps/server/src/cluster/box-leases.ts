@@ -44,8 +44,20 @@ export function createBoxLeases(
   const leaseSeconds = times.leaseMs / 1000
   let timers: ReturnType<typeof setInterval>[] = []
 
+  // A lease given up is deleted when the database answers, so a renewal already on its way when
+  // it was fenced does not keep it from the next owner.
+  const giveUp = (applicationId: string) => {
+    database
+      .execute('delete from box_leases where application_id = $1 and instance_id = $2', [
+        applicationId,
+        instanceId,
+      ])
+      .catch(() => undefined)
+  }
+
   const lose = async (applicationId: string) => {
     if (!held.delete(applicationId)) return
+    giveUp(applicationId)
     for (const listener of lostListeners) {
       await listener(applicationId).catch((error: Error) =>
         console.error('[cluster] stopping a box whose lease was lost failed:', error.message),
@@ -62,6 +74,7 @@ export function createBoxLeases(
       [instanceId, leaseSeconds],
     )
     const renewed = new Set(rows.map((row) => String(row.application_id)))
+    for (const applicationId of renewed) if (!held.has(applicationId)) giveUp(applicationId)
     for (const applicationId of [...held.keys()]) {
       if (renewed.has(applicationId)) held.set(applicationId, asked)
       // Taken by another after it expired, or deleted with its application.

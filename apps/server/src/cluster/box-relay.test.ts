@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
@@ -45,6 +46,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     let aStopped = false
     let token = ''
     let applicationId = ''
+    // An application without a box, for the leases alone.
+    const raceId = randomUUID()
     const base = (server: Server) => `http://127.0.0.1:${server.port}`
     const auth = () => ({ authorization: `Bearer ${token}` })
     const call = (server: Server, pathname: string, init: RequestInit = {}) =>
@@ -196,7 +199,6 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     })
 
     it('gives a lease to exactly one of two instances taking it at once, 50 times', async () => {
-      const raceId = randomUUID()
       await a.database.execute(
         `insert into applications (id, organization_id, name, slug, initial_prompt, model)
        select $1, organization_id, 'race', $2, '', 'demo' from applications where id = $3`,
@@ -214,6 +216,38 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         expect(won.filter(Boolean)).toHaveLength(1)
       }
       expect(await first.take(randomUUID())).toBeUndefined()
+    })
+
+    it('gives up a lease it could not renew for fenceMs before it expires; another takes it then', async () => {
+      const times = { leaseMs: 3_000, renewMs: 200, fenceMs: 1_500 }
+      const owner = createBoxLeases(a.database, 'fence-owner', times)
+      const next = createBoxLeases(b.database, 'fence-next', times)
+      await a.database.execute('delete from box_leases where application_id = $1', [raceId])
+      let lostWhileValid: boolean | undefined
+      const blocker = new pg.Client({ connectionString: environmentA.DATABASE_URL })
+      await blocker.connect()
+      owner.onLost(async () => {
+        const { rows } = await blocker.query(
+          'select expires_at > now() as valid from box_leases where application_id = $1',
+          [raceId],
+        )
+        lostWhileValid = rows[0]?.valid === true
+      })
+      expect(await owner.take(raceId)).toBe(true)
+      owner.start()
+      try {
+        // Renewals wait behind this lock, as when the database cannot be reached; reads do not.
+        await blocker.query('begin')
+        await blocker.query('lock table box_leases in exclusive mode')
+        await until(async () => lostWhileValid !== undefined, 10_000, 'the fence')
+        expect(lostWhileValid).toBe(true)
+        expect(owner.holds(raceId)).toBe(false)
+        await blocker.query('commit')
+        await until(async () => (await next.take(raceId)) === true, times.leaseMs + 5_000, 'B')
+      } finally {
+        owner.stop()
+        await blocker.end()
+      }
     })
 
     it('after A stops cleanly, B takes the lease and serves the preview', async () => {
