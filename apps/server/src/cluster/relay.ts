@@ -33,6 +33,10 @@ export function createRelay(options: RelayOptions) {
 
   type Route = { local: true } | { local: false; ownerUrl: string } | { refused: number }
 
+  const takeIfFree = async (applicationId: string) => {
+    if (await options.leases.take(applicationId)) await options.acquired(applicationId)
+  }
+
   const route = async (request: IncomingMessage): Promise<Route> => {
     const header = request.headers[RELAY_HEADER]
     if (header !== undefined) {
@@ -42,6 +46,9 @@ export function createRelay(options: RelayOptions) {
         verify(header, { method: request.method ?? 'GET', path: request.url ?? '/', client })
       if (!valid) return { refused: 403 }
       setRelayedClient(request, client)
+      // Served here whatever happens; a lease given up since the relay left is taken back if free.
+      const relayedFor = await options.applicationOf(request)
+      if (relayedFor && !options.leases.holds(relayedFor)) await takeIfFree(relayedFor)
       return { local: true }
     }
     const applicationId = await options.applicationOf(request)
