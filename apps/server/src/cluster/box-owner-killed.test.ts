@@ -149,6 +149,10 @@ describe.skipIf(testDatabaseKind !== 'postgres')('the owner of a box killed', ()
     expect(b.devboxes.isOpen(id)).toBe(false)
 
     killAll()
+    // While A's lease lasts: a page that reloads itself, not an error page.
+    const meanwhile = await preview()
+    expect(meanwhile.status).toBe(503)
+    expect(meanwhile.body).toContain('http-equiv="refresh"')
     await until(
       async () => {
         const page = await preview()

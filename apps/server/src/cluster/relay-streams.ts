@@ -23,6 +23,23 @@ export function forwardedHeaders(request: IncomingMessage, upgrading: boolean) {
   return headers
 }
 
+/**
+ * The owner did not answer (it died; its lease is not expired yet): 503 with Retry-After, and a
+ * page that reloads itself, so a preview comes back by itself once another instance holds the
+ * box (docs/decisions/033-box-leases-and-relay.md).
+ */
+function ownerGone(request: IncomingMessage, response: ServerResponse) {
+  const message = 'The server running this app is not answering; another takes over within 30 s.'
+  if ((request.headers.accept ?? '').includes('text/html')) {
+    response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'retry-after': '2' })
+    return void response.end(
+      `<!doctype html><meta http-equiv="refresh" content="2"><title>Moving…</title><p>${message}</p>`,
+    )
+  }
+  response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' })
+  response.end(JSON.stringify({ error: message }))
+}
+
 /** Streams a request to the owner and its answer back (an event stream as it comes). */
 export function relayRequest(
   request: IncomingMessage,
@@ -51,8 +68,7 @@ export function relayRequest(
   upstream.on('error', (error) => {
     console.error('[cluster] relaying to the owner failed:', error.message)
     if (response.headersSent) return void response.destroy()
-    response.writeHead(502, { 'content-type': 'application/json' })
-    response.end(JSON.stringify({ error: 'The instance running this app did not answer' }))
+    ownerGone(request, response)
   })
   // The client left: so does the relayed request (an event stream's owner stops writing).
   response.on('close', () => {
