@@ -41,7 +41,7 @@ export function createNodeHandlers({
     response.writeHead(500, { 'content-type': 'application/json' })
     response.end(JSON.stringify({ error: 'An error occurred' }))
   }
-  const request = (request: IncomingMessage, response: ServerResponse) => {
+  const dispatch = (request: IncomingMessage, response: ServerResponse) => {
     const host = request.headers.host ?? ''
     const kind = origins.hostKind(host)
     if (kind === 'product') return product(request, response)
@@ -56,7 +56,7 @@ export function createNodeHandlers({
         : appsHost.handle(request, response, slug)
     handled.catch(failed(response))
   }
-  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const dispatchUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const host = request.headers.host ?? ''
     const slug = origins.slugOf(host)
     if (origins.hostKind(host) !== 'preview' || !slug) {
@@ -65,11 +65,12 @@ export function createNodeHandlers({
     }
     previewHost.upgrade(request, socket, head, slug).catch(() => socket.destroy())
   }
-  if (!relay) return { request, upgrade }
+  // One instance: nothing in front (docs/decisions/033-box-leases-and-relay.md).
+  if (!relay) return { request: dispatch, upgrade: dispatchUpgrade }
   return {
-    request: (incoming: IncomingMessage, response: ServerResponse) =>
-      relay.request(incoming, response, () => void request(incoming, response)),
-    upgrade: (incoming: IncomingMessage, socket: Duplex, head: Buffer) =>
-      relay.upgrade(incoming, socket, head, () => upgrade(incoming, socket, head)),
+    request: (request: IncomingMessage, response: ServerResponse) =>
+      relay.request(request, response, () => void dispatch(request, response)),
+    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      relay.upgrade(request, socket, head, () => dispatchUpgrade(request, socket, head)),
   }
 }
