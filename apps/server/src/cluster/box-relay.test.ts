@@ -1,6 +1,7 @@
 // Two instances on one PostgreSQL and one SHARED_DIR: a box has one owner, the other relays to it
 // (docs/decisions/033-box-leases-and-relay.md). PostgreSQL only: SHARED_DIR needs DATABASE_URL.
 import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -44,6 +45,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     let a: Server
     let b: Server
     let aStopped = false
+    let sharedDir = ''
     let token = ''
     let applicationId = ''
     // An application without a box, for the leases alone.
@@ -81,7 +83,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     }
 
     beforeAll(async () => {
-      const sharedDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-shared-'))
+      sharedDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-shared-'))
       cleanups.push(() => removeWithMounts(sharedDir))
       const shared = {
         SHARED_DIR: sharedDir,
@@ -89,6 +91,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         AUTH_SECRET: 'cluster-test-secret-cluster-test-secret-01',
         // The load balancer's address, the same for every instance.
         PUBLIC_URL: 'http://localhost:38100',
+        // Deploys are the platform admins' (docs/product/deploys.md).
+        ADMIN_EMAILS: 'cluster@example.com',
         // Boxes as plain folders: the sandbox's and disk images' state is per machine (decision 033).
         DEVBOX_SANDBOX: 'off',
         DEVBOX_DISK: 'measured',
@@ -167,11 +171,27 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       }
       const messages: string[] = []
       const socket = await openWebSocket(b.port, host, cookie, (text) => messages.push(text))
-      const changed = `export default function App() {\n  return <h1>Relayed ${Date.now()}</h1>\n}\n`
+      const changed = `export function App() {\n  return <h1>Relayed ${Date.now()}</h1>\n}\n`
       await a.devboxes.box(applicationId)?.files.write('src/App.tsx', changed)
       await until(async () => messages.some((text) => text.includes('"update"')), 15_000, 'HMR')
       socket.destroy()
       expect(b.devboxes.isOpen(applicationId)).toBe(false)
+    })
+
+    it('deploys through B on A, and serves the deployed app through B from SHARED_DIR', async () => {
+      const deployed = await call(b, `/api/applications/${applicationId}/deploy`, {
+        method: 'POST',
+      })
+      expect(`${deployed.status} ${await deployed.text()}`).toMatch(/^200 /)
+      const details = await call(b, `/api/applications/${applicationId}`)
+      const { preview_url: previewUrl } = (await details.json()) as { preview_url: string }
+      const appsHost = new URL(previewUrl).host.replace('.preview.', '.apps.')
+      const health = await rawRequest(b.port, appsHost, '/api/health')
+      expect(health.status).toBe(200)
+      expect(JSON.parse(health.body)).toEqual({ ok: true })
+      expect((await rawRequest(b.port, appsHost, '/')).body).toContain('<div id="root">')
+      expect(existsSync(path.join(sharedDir, 'deploys', applicationId))).toBe(true)
+      expect(b.devboxes.appServers?.status(applicationId)).not.toBe('running')
     })
 
     it('refuses a forged, replayed or stale relay header, serving nothing', async () => {
