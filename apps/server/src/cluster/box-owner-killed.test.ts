@@ -83,17 +83,18 @@ describe.skipIf(testDatabaseKind !== 'postgres')('the owner of a box killed', ()
       SHARED_DIR: sharedDir,
       VAULT_KEY: randomBytes(32).toString('base64'),
       AUTH_SECRET: 'cluster-kill-secret-cluster-kill-secret-01',
-      PUBLIC_URL: 'http://localhost:38110',
+      // Fixed ports below Linux's ephemeral range (32768–60999), which port-0 listeners draw from.
+      PUBLIC_URL: 'http://localhost:29110',
       // Boxes as plain folders: the sandbox's and disk images' state is per machine (decision 033).
       DEVBOX_SANDBOX: 'off',
       DEVBOX_DISK: 'measured',
     }
     const environmentA = await serverEnvironment(cleanups, 'sprout-killed-a-', {
       ...shared,
-      PORT: '38111',
+      PORT: '29111',
     })
     const environmentB = {
-      ...(await serverEnvironment(cleanups, 'sprout-killed-b-', { ...shared, PORT: '38112' })),
+      ...(await serverEnvironment(cleanups, 'sprout-killed-b-', { ...shared, PORT: '29112' })),
       DATABASE_URL: environmentA.DATABASE_URL ?? '',
     }
     child = spawn(process.execPath, ['--input-type=module', '-e', childScript], {
@@ -109,7 +110,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')('the owner of a box killed', ()
     })
     const b = await startServer(parseConfig(environmentB), { serveWeb: false })
     cleanups.push(b.stop)
-    const baseA = 'http://127.0.0.1:38111'
+    const baseA = 'http://127.0.0.1:29111'
     const token = await signUpOverHttp(baseA, { email: 'killed@example.com', name: 'k' })
     const auth = { authorization: `Bearer ${token}` }
     const created = await requestServer(baseA, '/api/applications', {

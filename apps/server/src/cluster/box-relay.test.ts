@@ -90,7 +90,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         VAULT_KEY: vaultKey,
         AUTH_SECRET: 'cluster-test-secret-cluster-test-secret-01',
         // The load balancer's address, the same for every instance.
-        PUBLIC_URL: 'http://localhost:38100',
+        // Fixed ports below Linux's ephemeral range (32768–60999), which port-0 listeners draw from.
+        PUBLIC_URL: 'http://localhost:29100',
         // Deploys are the platform admins' (docs/product/deploys.md).
         ADMIN_EMAILS: 'cluster@example.com',
         // Boxes as plain folders: the sandbox's and disk images' state is per machine (decision 033).
@@ -99,10 +100,10 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       }
       environmentA = await serverEnvironment(cleanups, 'sprout-cluster-a-', {
         ...shared,
-        PORT: '38101',
+        PORT: '29101',
       })
       environmentB = {
-        ...(await serverEnvironment(cleanups, 'sprout-cluster-b-', { ...shared, PORT: '38102' })),
+        ...(await serverEnvironment(cleanups, 'sprout-cluster-b-', { ...shared, PORT: '29102' })),
         DATABASE_URL: environmentA.DATABASE_URL ?? '',
       }
       a = await startServer(parseConfig(environmentA), { serveWeb: false })
