@@ -34,6 +34,20 @@ export function pageBrowser(): PageBrowser {
           { ...preview.cookie, url: preview.origin, httpOnly: true, sameSite: 'Lax' },
         ])
         const page = await context.newPage()
+        // What went wrong in the page, said with a failure: a blank page alone tells nothing.
+        const problems: string[] = []
+        page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+        })
+        page.on('requestfailed', (request) =>
+          problems.push(
+            `failed: ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`,
+          ),
+        )
+        page.on('response', (response) => {
+          if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`)
+        })
         await page.goto(new URL(pagePath, preview.origin).toString())
         try {
           await page
@@ -48,7 +62,8 @@ export function pageBrowser(): PageBrowser {
               .innerText()
               .catch(() => '')
           ).trim()
-          return `"${text}" not shown in ${pageTextTimeoutMs / 1000} s; the page shows: ${shown.slice(0, 200) || '(nothing)'}`
+          const said = problems.length > 0 ? `; ${problems.slice(0, 5).join('; ')}` : ''
+          return `"${text}" not shown in ${pageTextTimeoutMs / 1000} s; the page shows: ${shown.slice(0, 200) || '(nothing)'}${said}`
         }
       } finally {
         await context.close()
