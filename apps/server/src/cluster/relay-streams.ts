@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { spliceUpgrade } from '../http/splice-upgrade.ts'
 
 // Hop-by-hop headers (RFC 9110 7.6.1) are the connection's own; an upgrade keeps its own.
 const hopByHop = new Set([
@@ -90,14 +91,7 @@ export function relayUpgrade(
     headers,
   })
   upstream.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
-    const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`]
-    for (let index = 0; index < answer.rawHeaders.length; index += 2) {
-      lines.push(`${answer.rawHeaders[index]}: ${answer.rawHeaders[index + 1]}`)
-    }
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`)
-    if (upstreamHead.length > 0) socket.write(upstreamHead)
-    if (head.length > 0) upstreamSocket.write(head)
-    upstreamSocket.pipe(socket).pipe(upstreamSocket)
+    spliceUpgrade({ socket, head, answer, upstreamSocket, upstreamHead })
     const end = () => {
       upstreamSocket.destroy()
       socket.destroy()

@@ -10,6 +10,7 @@ import {
   injectIntoHtml,
   isInjectableHtml,
 } from '../../error-monitoring/reporter/service.ts'
+import { spliceUpgrade } from '../../http/splice-upgrade.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 const hopByHop = new Set([
@@ -290,16 +291,7 @@ export function proxyUpgrade(
     },
   })
   upstream.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
-    const lines = [
-      `HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`,
-    ]
-    for (let index = 0; index < answer.rawHeaders.length; index += 2) {
-      lines.push(`${answer.rawHeaders[index]}: ${answer.rawHeaders[index + 1]}`)
-    }
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`)
-    if (upstreamHead.length > 0) socket.write(upstreamHead)
-    if (head.length > 0) upstreamSocket.write(head)
-    upstreamSocket.pipe(socket).pipe(upstreamSocket)
+    spliceUpgrade({ socket, head, answer, upstreamSocket, upstreamHead })
     if (onMessage) socket.on('data', onMessage)
     upstreamSocket.on('error', () => socket.destroy())
     socket.on('error', () => upstreamSocket.destroy())
