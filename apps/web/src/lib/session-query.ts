@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import { authClient, unwrapAuthResult } from './auth-client.ts'
+import { signInOptionsQueryKey } from './sign-in-options-query.ts'
 
 export type Session = NonNullable<typeof authClient.$Infer.Session>
 export type SessionUser = Session['user']
@@ -16,7 +17,14 @@ export const sessionQueryOptions = queryOptions({
   staleTime: 60_000,
 })
 
-/** Drops everything cached except the session, when another user (or nobody) takes over. */
+/** What is not the user's: the session itself, and what the sign-in screens offer everybody. */
+const keptQueryRoots: readonly unknown[] = [sessionQueryKey[0], signInOptionsQueryKey[0]]
+
+/**
+ * Drops everything cached of the user, when another user (or nobody) takes over. The sign-in
+ * options stay: dropping them under the sign-in screen that had just read them left its navbar
+ * without 'Sign up' (seen in tests/e2e/auth.spec.ts after a session expired).
+ */
 export function forgetUserData(queryClient: QueryClient): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] })
+  queryClient.removeQueries({ predicate: (query) => !keptQueryRoots.includes(query.queryKey[0]) })
 }
