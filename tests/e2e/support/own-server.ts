@@ -3,14 +3,14 @@ import path from 'node:path'
 import { expect } from '@playwright/test'
 import { serverEnvironment } from './server-environment.ts'
 
+/** For a server whose tests make no app: no pool box warms up beside the other tests' work. */
+export const withoutBoxes = { DEVBOX_POOL_TARGET: '0' }
+
 /**
  * A Sprout server of a test's own, on its own port and data folder, which the test may stop and
  * start again (a restart keeps DATA_DIR). The shared web server of playwright.config.ts cannot
  * be restarted mid-run; this one runs the same `npm start` with the same settings.
  */
-/** For a server whose tests make no app: no pool box warms up beside the other tests' work. */
-export const withoutBoxes = { DEVBOX_POOL_TARGET: '0' }
-
 export function ownServer(port: number, environment: Record<string, string> = {}) {
   const dataDir = path.resolve(`.tmp/e2e-own-${port}-${Date.now()}-${process.pid}`)
   const baseURL = `http://localhost:${port}`
