@@ -14,7 +14,9 @@ const waitFor = async (condition: () => boolean) => {
 }
 
 describe('LISTEN/NOTIFY', () => {
-  it('wakes a listener on PGlite', async () => {
+  // An in-memory PGlite runs initdb first: 11 s alone, past 30 s when CI's first suites start
+  // beside it. The bound is for that, not for the notice.
+  it('wakes a listener on PGlite', { timeout: 120_000 }, async () => {
     const database = await openDatabase({ kind: 'pglite', dataDir: undefined })
     handles.push(database)
     const received: string[] = []
