@@ -174,7 +174,9 @@ async function stopAtMoment(input: {
     }
     await waitFor(
       () => `the server to be ${input.moment.name}:\n${output.text}`,
-      45_000,
+      // Provisioning a box, then a run reaching its command: 24 s of it was provisioning in a CI
+      // rehearsal at load 10, and 45 s was not enough there.
+      100_000,
       () => (census.observe().some(input.moment.marks) ? true : undefined),
     )
     const signalAt = Date.now() + input.delayMs
@@ -256,7 +258,7 @@ describe.concurrent('nothing outlives Sprout', () => {
           async () => {
             await limited(() => stopAtMoment({ sandbox: mode.sandbox, signal, moment, delayMs }))
           },
-          180_000,
+          240_000,
         )
       }
     }
