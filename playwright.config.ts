@@ -48,5 +48,8 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     env: serverEnvironment(port, process.env.SPROUT_E2E_DATA_DIR),
+    // Stopped as a self-hoster stops it: Sprout lets go of its boxes' mounts and loop devices,
+    // which a SIGKILL left behind after every run (docs/architecture/devbox.md "Disk").
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
   },
 })

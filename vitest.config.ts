@@ -13,6 +13,15 @@ const pgliteOnly = [
   'apps/server/src/vault/vault-servers.test.ts',
   'apps/server/src/checks/**/*.test.ts',
   'apps/server/src/runs/check-and-repair.test.ts',
+  // Git, previews and error reports in real boxes: their cost is the box's, and the rows they
+  // write are the runs', applications' and versions' plain ones (16–50 s of CPU each on
+  // PostgreSQL, docs/performance.md "2026-12-02 · session 14").
+  'apps/server/src/versions/git-push*.test.ts',
+  'apps/server/src/versions/versions.test.ts',
+  'apps/server/src/applications/applications.test.ts',
+  'apps/server/src/runs/run-error-reports.test.ts',
+  'apps/server/src/runs/demo-resume.test.ts',
+  'apps/server/src/vault/vault-error-reports.test.ts',
   // Routes, request guards and the Code tab's files act the same on either database.
   'apps/server/src/route-matrix.test.ts',
   'apps/server/src/http/fuzz.test.ts',
@@ -29,6 +38,8 @@ const pgliteOnly = [
   'apps/server/src/error-monitoring/preview-symbolicate.test.ts',
   'apps/server/src/error-monitoring/grouping.test.ts',
   'apps/server/src/config/**/*.test.ts',
+  'apps/server/src/testing/haproxy-process.test.ts',
+  'apps/server/src/cluster/relay-streams.test.ts',
   'apps/server/src/applications/name-from-prompt.test.ts',
   'apps/server/src/auth/session-types.test.ts',
   'apps/server/src/models/runnable-model.test.ts',

@@ -10,6 +10,7 @@ import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchCheckAfterRun } from './check-after-run.ts'
 import { benchChecks } from './checks.ts'
+import { benchClusterFigures } from './cluster-figures.ts'
 import { benchCodeTab } from './code-tab.ts'
 import {
   type BaselineMetric,
@@ -26,9 +27,11 @@ import { benchErrorIngest } from './error-ingest.ts'
 import { benchEvaluations } from './evaluations.ts'
 import { benchFullstackStarter } from './fullstack-starter.ts'
 import { benchIdleDevServers } from './idle-dev-servers.ts'
+import { benchKubernetesDriver } from './kubernetes-driver.ts'
 import type { Benchmark } from './lib/metrics.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
 import { benchRedaction } from './redaction.ts'
+import { benchRollingRestart } from './rolling-restart.ts'
 import { benchStartup } from './startup.ts'
 import { benchStartupWorkspaces } from './startup-workspaces.ts'
 import { benchSymbolication } from './symbolication.ts'
@@ -67,6 +70,9 @@ const benchmarks: Record<string, Benchmark> = {
   checks: figuresOnly(benchChecks),
   'box-starts-burst': figuresOnly(benchBoxStartsBurst),
   'check-after-run': figuresOnly(benchCheckAfterRun),
+  'cluster-figures': figuresOnly(benchClusterFigures),
+  'rolling-restart': figuresOnly(benchRollingRestart),
+  'kubernetes-driver': figuresOnly(benchKubernetesDriver),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

@@ -3,7 +3,7 @@
 import type { SuiteTiming } from './vitest-timing-reporter.ts'
 
 type Report = Record<string, unknown> | undefined
-type Timed = SuiteTiming
+type Timed = { name: string; ms: number; setupMs: number }
 
 type PlaywrightSuite = {
   file?: string
@@ -46,16 +46,25 @@ export function timingReport(suites: SuiteTiming[], playwright: Report, slowest 
     .map(
       (entry) =>
         `  ${seconds(entry.ms).padStart(8)}  ${entry.runner.padEnd(10)} ${entry.name}` +
-        (entry.runner === 'vitest' ? ` (set-up ${seconds(entry.setupMs)})` : ''),
+        ('project' in entry ? ` [${entry.project}] (set-up ${seconds(entry.setupMs)})` : ''),
     )
   const vitestMs = suites.reduce((sum, suite) => sum + suite.ms, 0)
   const setupMs = suites.reduce((sum, suite) => sum + suite.setupMs, 0)
   const playwrightMs = specs.reduce((sum, spec) => sum + spec.ms, 0)
   const share = vitestMs > 0 ? Math.round((setupMs / vitestMs) * 100) : 0
+  const byProject = new Map<string, number>()
+  for (const suite of suites) {
+    byProject.set(suite.project, (byProject.get(suite.project) ?? 0) + suite.ms)
+  }
+  const projects = [...byProject]
+    .sort((a, b) => b[1] - a[1])
+    .map(([project, ms]) => `${project} ${seconds(ms)}`)
+    .join(', ')
   return [
     `\nThe ${rows.length} slowest suites and specs (time summed over workers):`,
     ...rows,
     `Vitest: ${seconds(vitestMs)} in ${suites.length} suites, ${share} % of it set-up ` +
       `(imports, harness start, box provisioning); Playwright: ${seconds(playwrightMs)} in ${specs.length} spec files.`,
+    `Vitest by project: ${projects}.`,
   ].join('\n')
 }

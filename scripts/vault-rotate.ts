@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
+import { resealAppTokens } from '../apps/server/src/app-runtime/app-token-sealing.ts'
 import { ConfigError, parseConfig } from '../apps/server/src/config/config.ts'
 import { resealIntegrationSecrets } from '../apps/server/src/integrations/reseal.ts'
 import { loadVaultKeyring } from '../apps/server/src/sealing/master-keys.ts'
@@ -38,10 +39,11 @@ try {
   const reencrypted = await reencryptSecrets(database.db, keyring)
   const resealed =
     (await resealIntegrationSecrets(database.db, keyring)) +
-    (await resealGitTokens(database.db, keyring))
+    (await resealGitTokens(database.db, keyring)) +
+    (await resealAppTokens(database.db, keyring))
   await database.close()
   console.log(
-    `Re-encrypted ${reencrypted} secret(s) and ${resealed} integration value(s) and git token(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
+    `Re-encrypted ${reencrypted} secret(s) and ${resealed} integration value(s), git token(s) and app token(s); every secret is now under master key ${keyring.current.id}. Keys in VAULT_KEYS are no longer needed.`,
   )
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error

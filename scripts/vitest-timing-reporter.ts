@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Reporter, TestModule } from 'vitest/node'
 
-export type SuiteTiming = { name: string; ms: number; setupMs: number }
+export type SuiteTiming = { name: string; project: string; ms: number; setupMs: number }
 
 export default class TimingReporter implements Reporter {
   private readonly suites: SuiteTiming[] = []
@@ -21,6 +21,7 @@ export default class TimingReporter implements Reporter {
       diagnostic.collectDuration
     this.suites.push({
       name: path.relative(process.cwd(), testModule.moduleId),
+      project: testModule.project.name,
       ms: importMs + diagnostic.duration,
       setupMs: importMs + Math.max(0, diagnostic.duration - testsMs),
     })

@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
 
-export async function startBareProxy(target: DevServerTarget) {
+export async function startBareProxy(
+  target: DevServerTarget,
+  options: { keepHost?: boolean } = {},
+) {
   const agent = new http.Agent({ keepAlive: true })
   const connection = targetConnection(target)
   const server = http.createServer((request, response) => {
@@ -16,7 +19,7 @@ export async function startBareProxy(target: DevServerTarget) {
         agent,
         method: request.method,
         path: request.url,
-        headers: { ...request.headers, host: 'localhost' },
+        headers: options.keepHost ? request.headers : { ...request.headers, host: 'localhost' },
       },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers)

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseConfig } from '../../apps/server/src/config/config.ts'
 import { startServer } from '../../apps/server/src/start-server.ts'
-import { readRawResponse } from '../../apps/server/src/testing/app-harness.ts'
+import { readRawResponse } from '../../apps/server/src/testing/raw-request.ts'
 import { targetConnection } from '../../packages/devbox/src/dev-server-request.ts'
 import type { DevServerTarget } from '../../packages/devbox/src/devbox-driver.ts'
 import { findFreePort } from '../../packages/devbox/src/drivers/local/processes/free-port.ts'
@@ -22,6 +22,20 @@ export function get(
   host: string,
   pathname: string,
   headers: Record<string, string> = {},
+) {
+  return getOnce(port, host, pathname, headers).catch((error: Error & { reused?: boolean }) => {
+    // As a browser does: a read that met a kept-alive connection the other side had just closed
+    // (HAProxy closes idle ones after 10 s) is sent again, once, on a new one.
+    if (!error.reused) throw error
+    return getOnce(port, host, pathname, headers)
+  })
+}
+
+function getOnce(
+  port: number | DevServerTarget,
+  host: string,
+  pathname: string,
+  headers: Record<string, string>,
 ) {
   const connection =
     typeof port === 'number' ? { hostname: '127.0.0.1', port } : targetConnection(port)
@@ -42,7 +56,10 @@ export function get(
           })),
         ),
     )
-    request.on('error', reject)
+    request.on('error', (error: Error & { reused?: boolean }) => {
+      error.reused = request.reusedSocket
+      reject(error)
+    })
     request.end()
   })
 }

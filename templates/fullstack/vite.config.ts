@@ -6,6 +6,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type ViteDevServer } from 'vite'
 
 const port = Number(process.env.PORT) || 5173
+// Sprout's local boxes reach the dev server on loopback; a box that is a pod is reached on its
+// pod address, so Sprout sets HOST there.
+const host = process.env.HOST || '127.0.0.1'
 const apiEntry = './server/app.ts'
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -32,7 +35,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     },
   ],
   server: {
-    host: '127.0.0.1',
+    host,
     port,
     strictPort: true,
     // The preview is served through a proxy on another host name (e.g. my-app.preview.localhost).
@@ -49,7 +52,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       awaitWriteFinish: { stabilityThreshold: 10, pollInterval: 5 },
     },
   },
-  preview: { host: '127.0.0.1', port, strictPort: true },
+  preview: { host, port, strictPort: true },
   // `vite build` makes dist/client; `vite build --ssr server/main.ts` makes dist/server/index.js
   // with every dependency bundled in, so it runs without node_modules.
   build: isSsrBuild

@@ -3,11 +3,14 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
 const port = Number(process.env.PORT) || 5173
+// Sprout's local boxes reach the dev server on loopback; a box that is a pod is reached on its
+// pod address, so Sprout sets HOST there.
+const host = process.env.HOST || '127.0.0.1'
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: {
-    host: '127.0.0.1',
+    host,
     port,
     strictPort: true,
     // The preview is served through a proxy on another host name (e.g. my-app.preview.localhost).
@@ -15,5 +18,5 @@ export default defineConfig({
     // Without a client port the HMR socket connects to the page's own host and port, i.e. the proxy.
     hmr: { clientPort: Number(process.env.HMR_CLIENT_PORT) || undefined },
   },
-  preview: { host: '127.0.0.1', port, strictPort: true },
+  preview: { host, port, strictPort: true },
 })

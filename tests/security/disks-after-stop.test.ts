@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {
@@ -36,15 +36,12 @@ const boxesMounted = (dataDir: string) =>
   mountsUnder(dataDir).length === boxes * mountsPerBox
 
 /**
- * The pool's boxes recorded ready (their first page loaded), mounted, and their dev servers
- * answering through their sockets: nothing is under way, so a stop takes its usual second or two
- * instead of waiting for a provision past its 10 s deadline.
+ * The pool's boxes mounted and their dev servers answering through their sockets: their
+ * provisions are done, so a stop takes its usual second or two instead of waiting for one past
+ * its 10 s deadline (a warm-up still loading the first page stops with the pool). The pool's
+ * records are rows of the server's own database now (decision 034), not a file to read.
  */
 async function boxesReady(dataDir: string): Promise<true | undefined> {
-  const records = await readFile(path.join(dataDir, 'devboxes', 'pool.json'), 'utf8')
-    .then((text) => JSON.parse(text) as { state: string }[])
-    .catch(() => [])
-  if (records.filter((record) => record.state === 'ready').length !== boxes) return undefined
   if (!boxesMounted(dataDir)) return undefined
   const volumes = mountsUnder(path.join(dataDir, 'devboxes', 'volumes'))
   const runDirectory = runDirectoryOf(path.join(dataDir, 'devboxes'))

@@ -1,21 +1,23 @@
 import http from 'node:http'
-import { openDatabase } from '@sprout/db/database.ts'
+import { type Database, type DatabaseHandle, openDatabase } from '@sprout/db/database.ts'
 import { migrateDatabase } from '@sprout/db/migrate.ts'
 import { pgliteDataDirIn } from '@sprout/db/pglite-cluster.ts'
+import { boxIdentityKeyFrom } from '@sprout/devbox/egress/box-identity.ts'
 import { createApp } from './app.ts'
+import { resealAppTokens } from './app-runtime/app-token-sealing.ts'
+import { loadAuthSecret } from './auth/auth-secret-in-use.ts'
 import { endAbandonedChecks } from './checks/service.ts'
 import { type Cluster, createCluster, isClustered } from './cluster/cluster.ts'
 import type { Config } from './config/config.ts'
-import { loadOrCreateKeyFile } from './config/key-file.ts'
-import {
-  checkLocalDevboxMachine,
-  createLocalDevboxRuntime,
-} from './devboxes/runtime/create-local-runtime.ts'
+import { checkLocalDevboxMachine } from './devboxes/runtime/create-local-runtime.ts'
 import type { DevboxRuntime } from './devboxes/runtime/devbox-runtime.ts'
+import { createRuntimeOfDriver } from './devboxes/runtime/runtime-of-driver.ts'
 import { reporterBundle } from './error-monitoring/reporter/reporter-bundle.ts'
+import { trackRequests } from './http/drain-requests.ts'
 import { createNodeHandlers } from './http/node-handler.ts'
 import { resealIntegrationSecrets } from './integrations/reseal.ts'
-import { loadVaultKeyring } from './sealing/master-keys.ts'
+import { loadVaultKeyring, type VaultKeyring } from './sealing/master-keys.ts'
+import type { Vault } from './vault/service.ts'
 import { flushAllHandEdits } from './versions/edit-versions.ts'
 import { resealGitTokens } from './versions/git-remote-store.ts'
 
@@ -31,25 +33,53 @@ function clusteredRuntime(
       await cluster()?.takeNew(applicationId)
       return runtime.attach(applicationId, packType)
     },
+    // Each box's lease goes as soon as that box is closed: a request relayed to this stopping
+    // instance is routed to the next owner within seconds (decision 033).
+    stop: () =>
+      runtime.stop({ closed: async (applicationId) => await cluster()?.releaseOne(applicationId) }),
+  }
+}
+
+/**
+ * Secrets that do not open what is stored stop the start: the vault's keys
+ * (docs/product/vault.md "Master key") and the auth secret with its JWT key
+ * (docs/decisions/035-shared-app-tokens-and-auth-secret.md).
+ */
+async function loadSecrets(config: Config, database: DatabaseHandle) {
+  try {
+    const authSecret = await loadAuthSecret(config, database.db)
+    return { authSecret, vaultKeyring: await loadVaultKeyring(config, database.db) }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}
+
+/** Every sealed value still under an older key moves to VAULT_KEY; each kind moved is logged. */
+async function resealUnderVaultKey(vault: Vault, db: Database, keyring: VaultKeyring) {
+  const moved = [
+    [await vault.reencrypt(), 'vault secret(s)'],
+    [await resealIntegrationSecrets(db, keyring), 'integration value(s)'],
+    [await resealGitTokens(db, keyring), 'git token(s)'],
+    [await resealAppTokens(db, keyring), 'app token(s)'],
+  ] as const
+  for (const [count, what] of moved) {
+    if (count > 0) console.log(`Re-encrypted ${count} ${what} under VAULT_KEY`)
   }
 }
 
 /** Opens the database, applies migrations, restores dev boxes and listens; returns a stop function. */
 export async function startServer(config: Config, options: { serveWeb: boolean }) {
   // Checked while the database opens; the driver below takes the answers (create-local-runtime.ts).
-  const machineChecked = checkLocalDevboxMachine(config)
+  const machineChecked =
+    config.devbox.driver === 'local' ? checkLocalDevboxMachine(config) : Promise.resolve()
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
       : { kind: 'pglite', dataDir: pgliteDataDirIn(config.dataDir) },
   )
   await migrateDatabase(database)
-  const authSecret = config.authSecret ?? (await loadOrCreateKeyFile(config.dataDir, 'auth-secret'))
-  // A vault no configured key can read stops the start (docs/product/vault.md "Master key").
-  const vaultKeyring = await loadVaultKeyring(config, database.db).catch(async (error) => {
-    await database.close()
-    throw error
-  })
+  const { authSecret, vaultKeyring } = await loadSecrets(config, database)
   await machineChecked
   let cluster: Cluster | undefined
   const created = createApp({
@@ -58,7 +88,17 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     authSecret,
     devboxes: (appProcesses) =>
       clusteredRuntime(
-        createLocalDevboxRuntime(config, database.db, { appProcesses }),
+        createRuntimeOfDriver(config, database.db, {
+          appProcesses,
+          identityKey: boxIdentityKeyFrom(authSecret),
+          // One pool for every instance, refilled by the leader (decision 034).
+          sharedPool: isClustered(config)
+            ? {
+                instanceId: () => cluster?.instanceId,
+                isLeader: () => created.leadership.isLeader(),
+              }
+            : undefined,
+        }),
         isClustered(config) ? () => cluster : undefined,
       ),
     vaultKeyring,
@@ -71,12 +111,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   }
   // Key rotation (docs/product/vault.md "Master key"): values still under a key from VAULT_KEYS
   // move to VAULT_KEY at start; both keys stay readable, so other instances keep working.
-  const reencrypted = await created.vault.reencrypt()
-  if (reencrypted > 0) console.log(`Re-encrypted ${reencrypted} vault secret(s) under VAULT_KEY`)
-  const resealed = await resealIntegrationSecrets(database.db, vaultKeyring)
-  if (resealed > 0) console.log(`Re-encrypted ${resealed} integration value(s) under VAULT_KEY`)
-  const gitTokens = await resealGitTokens(database.db, vaultKeyring)
-  if (gitTokens > 0) console.log(`Re-encrypted ${gitTokens} git token(s) under VAULT_KEY`)
+  await resealUnderVaultKey(created.vault, database.db, vaultKeyring)
   await created.authCache.start()
   await created.userStreams.start()
   // The admin's single sign-on, stored over OIDC_* (docs/product/auth.md "Single sign-on").
@@ -94,6 +129,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   const handlers = createNodeHandlers({ ...created, relay: cluster?.relay })
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
+  const requests = trackRequests(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
@@ -117,10 +153,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
     created,
     cluster,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
+      // Half of main.ts's 10 s: the boxes' stop comes after.
+      await requests.drain(5000)
       await created.evaluations.stop()
       await created.mailer.stop()
       await created.conversations.stop()

@@ -3,7 +3,7 @@ import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
 import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
-import { boxLeases, sproutInstances } from './schema/cluster.ts'
+import { boxLeases, devboxPool, sproutInstances } from './schema/cluster.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
 import { conversations } from './schema/conversations.ts'
 import { deploys } from './schema/deploys.ts'
@@ -50,4 +50,5 @@ export const schema = {
   appHandEdits,
   sproutInstances,
   boxLeases,
+  devboxPool,
 }

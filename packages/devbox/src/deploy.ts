@@ -1,14 +1,15 @@
-import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
+import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { type AppServerInstance, AppServerStartError } from './app-servers/app-server-instance.ts'
 import { isFullStackDeploy } from './app-servers/full-stack-deploy.ts'
-import { copyBuildOutput } from './copy-build-output.ts'
 import { createDeployId, deployIdPattern, isValidAppId } from './deploy-id.ts'
-import type { Devbox } from './devbox-driver.ts'
+import { type Devbox, WorkspacePathError, type WorkspacePathErrorCode } from './devbox-driver.ts'
 
 const defaultKeptDeploys = 5
 const keptOutputCharacters = 4000
+/** How a box says `dist/` is not a folder it can copy out (no folder, a file, a link). */
+const missingFolder: WorkspacePathErrorCode[] = ['not-found', 'not-a-directory', 'symbolic-link']
 
 export type DeployResult = {
   deployId: string
@@ -74,21 +75,19 @@ export async function buildDeploy(input: {
     )
   }
 
-  const distDirectory = path.join(input.box.workspacePath, 'dist')
-  const distStats = await lstat(distDirectory).catch(() => undefined)
-  if (!distStats?.isDirectory()) {
-    throw new DeployBuildError('The build succeeded but wrote no dist/ folder', build.output)
-  }
   const appDirectory = path.join(input.deploysDir, input.appId)
   const deployId = createDeployId()
   const staging = path.join(appDirectory, `.staging-${deployId}`)
   const directory = path.join(appDirectory, deployId)
   await mkdir(appDirectory, { recursive: true })
   try {
-    await copyBuildOutput(distDirectory, staging)
+    await input.box.copyFolderOut('dist', staging)
     await rename(staging, directory)
   } catch (error) {
     await rm(staging, { recursive: true, force: true })
+    if (error instanceof WorkspacePathError && missingFolder.includes(error.code)) {
+      throw new DeployBuildError('The build succeeded but wrote no dist/ folder', build.output)
+    }
     throw error
   }
   const server = input.appServers

@@ -73,6 +73,13 @@ export type Devbox = {
   /** Absolute path of the app's preview data folder (its database), outside the workspace. */
   dataPath?: string
   files: WorkspaceFiles
+  /**
+   * Copies a workspace folder (e.g. `dist`) to `destination` on Sprout's disk: regular files and
+   * folders only, never a link, within the build output's limits; WorkspacePathError
+   * `not-found` or `not-a-directory` when there is no such folder. Deploys use it, never
+   * `workspacePath`, which may be a path inside a pod.
+   */
+  copyFolderOut: (relativePath: string, destination: string) => Promise<void>
   exec: (command: string, options: ExecOptions) => Promise<ExecResult>
   devServer: {
     start: () => Promise<void>

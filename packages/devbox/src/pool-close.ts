@@ -4,6 +4,8 @@ import type { PoolState } from './pool-state.ts'
 export async function closePool(state: PoolState) {
   state.closed = true
   state.closing.abort()
+  clearInterval(state.sharedTimer)
+  state.sharedTimer = undefined
   for (const pack of state.packs.values()) {
     if (pack.retryTimer) clearTimeout(pack.retryTimer)
     pack.retryTimer = undefined
@@ -11,5 +13,4 @@ export async function closePool(state: PoolState) {
     pack.refillTimer = undefined
   }
   await Promise.all([...state.inFlight])
-  await state.saving
 }

@@ -5,30 +5,90 @@ import type { PackType } from './devbox-driver.ts'
 /** A box the pool owns: being provisioned, or ready to be claimed. Claimed boxes are not recorded. */
 export type PoolRecord = { id: string; packType: PackType; state: 'provisioning' | 'ready' }
 
-/** Where the pool records its boxes so that a restarted server reuses or destroys them. */
+/**
+ * Where the pool records its boxes, so that a restarted server reuses or destroys them and two
+ * claimers never get one box (the server's: the `devbox_pool` table, decision 034).
+ */
 export type PoolPersistence = {
+  /** The records this pool left before a restart: its own, not other instances'. */
   load: () => Promise<PoolRecord[]>
-  save: (records: PoolRecord[]) => Promise<void>
+  /** Records a box, or its new state. */
+  put: (record: PoolRecord) => Promise<void>
+  remove: (id: string) => Promise<void>
+  /** Takes one ready record of the pack type out, atomically; undefined when there is none. */
+  claim: (packType: PackType) => Promise<string | undefined>
+  /** A shared pool's boxes of the pack type, every instance's, ready or being provisioned. */
+  count?: (packType: PackType) => Promise<{ ready: number; provisioning: number }>
+  /** A shared pool's records left by instances that are gone, taken out to be destroyed. */
+  takeAbandoned?: () => Promise<string[]>
 }
 
-/** Keeps the records in a JSON file, replaced atomically on every change. */
-export function createJsonFilePoolPersistence(filePath: string): PoolPersistence {
+/** Keeps the records in memory, for a pool that need not outlive its process. */
+export function createMemoryPoolPersistence(
+  changed: (records: PoolRecord[]) => Promise<void> = async () => undefined,
+): PoolPersistence & { replace: (records: PoolRecord[]) => void } {
+  const records = new Map<string, PoolRecord>()
   return {
-    load: async () => {
-      const text = await readFile(filePath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return '[]'
-        throw error
-      })
-      const parsed: unknown = JSON.parse(text)
-      return Array.isArray(parsed) ? parsed.filter(isPoolRecord) : []
+    replace: (loaded) => {
+      records.clear()
+      for (const record of loaded) records.set(record.id, record)
     },
-    save: async (records) => {
-      await mkdir(path.dirname(filePath), { recursive: true })
-      const temporaryPath = `${filePath}.${process.pid}.tmp`
-      await writeFile(temporaryPath, `${JSON.stringify(records, null, 2)}\n`)
-      await rename(temporaryPath, filePath)
+    load: async () => [...records.values()],
+    put: async (record) => {
+      records.set(record.id, record)
+      await changed([...records.values()])
+    },
+    remove: async (id) => {
+      if (!records.delete(id)) return
+      await changed([...records.values()])
+    },
+    claim: async (packType) => {
+      const found = [...records.values()].find(
+        (record) => record.packType === packType && record.state === 'ready',
+      )
+      if (!found) return undefined
+      records.delete(found.id)
+      await changed([...records.values()])
+      return found.id
     },
   }
+}
+
+/**
+ * Keeps the records in a JSON file, replaced atomically on every change (one process only; the
+ * server's pool.json before decision 034, still read once to adopt its boxes).
+ */
+export function createJsonFilePoolPersistence(filePath: string): PoolPersistence {
+  let saving = Promise.resolve()
+  const memory = createMemoryPoolPersistence((records) => {
+    // Saves run one after another, each of the records as they were when it was asked.
+    saving = saving.then(() => saveRecords(filePath, records))
+    return saving
+  })
+  return {
+    ...memory,
+    load: async () => {
+      memory.replace(await readPoolFile(filePath))
+      return memory.load()
+    },
+  }
+}
+
+/** The records of a pool's JSON file; none when it does not exist. */
+export async function readPoolFile(filePath: string): Promise<PoolRecord[]> {
+  const text = await readFile(filePath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '[]'
+    throw error
+  })
+  const parsed: unknown = JSON.parse(text)
+  return Array.isArray(parsed) ? parsed.filter(isPoolRecord) : []
+}
+
+async function saveRecords(filePath: string, records: PoolRecord[]) {
+  await mkdir(path.dirname(filePath), { recursive: true })
+  const temporaryPath = `${filePath}.${process.pid}.tmp`
+  await writeFile(temporaryPath, `${JSON.stringify(records, null, 2)}\n`)
+  await rename(temporaryPath, filePath)
 }
 
 function isPoolRecord(value: unknown): value is PoolRecord {

@@ -1,5 +1,5 @@
 import type { PackType } from './devbox-driver.ts'
-import { destroyBoxQuietly, type PackState, type PoolState, persistPool } from './pool-state.ts'
+import { destroyBoxQuietly, type PackState, type PoolState, persistQuietly } from './pool-state.ts'
 import { warmDevServer } from './warm-dev-server.ts'
 
 // Refilling, provisioning and retrying call one another (each provision ends by refilling), so
@@ -13,6 +13,8 @@ export function refillAllPacks(state: PoolState) {
 export function refillPack(state: PoolState, packType: PackType) {
   const pack = state.packs.get(packType)
   if (!pack || !state.started || state.closed) return
+  // A shared pool is refilled by one instance, the leader (docs/decisions/034-one-pool-in-a-table.md).
+  if (state.shared && !state.shared.mayRefill()) return
   const waitMs = pack.refillAfter - Date.now()
   if (waitMs > 0) {
     pack.refillTimer ??= setTimeout(() => {
@@ -23,7 +25,7 @@ export function refillPack(state: PoolState, packType: PackType) {
     return
   }
   while (
-    pack.ready.length + pack.provisioning < pack.target &&
+    held(state, pack) < pack.target &&
     pack.retryTimer === undefined &&
     !pack.paused &&
     state.inFlight.size < state.maxConcurrent
@@ -32,14 +34,22 @@ export function refillPack(state: PoolState, packType: PackType) {
   }
 }
 
+/**
+ * The pack's boxes, ready or on their way. A shared pool counts every instance's records at its
+ * last look, its own provisions started since then included (those already recorded are in both).
+ */
+function held(state: PoolState, pack: PackState) {
+  if (!state.shared) return pack.ready.length + pack.provisioning
+  return pack.sharedReady + Math.max(pack.sharedProvisioning, pack.provisioning)
+}
+
 function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
   const id = crypto.randomUUID()
   const generation = pack.generation
   pack.provisioning += 1
-  state.records.set(id, { id, packType, state: 'provisioning' })
   const work = (async () => {
     try {
-      await persistPool(state)
+      await persistQuietly(state, (records) => records.put({ id, packType, state: 'provisioning' }))
       // After every user's start waiting (docs/architecture/devbox.md "Starts at once").
       const box = await state.starts.run(
         id,
@@ -54,26 +64,32 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
         'background',
       )
       if (!box) {
-        state.records.delete(id)
+        await persistQuietly(state, (records) => records.remove(id))
         return
       }
       if (generation !== pack.generation) {
-        state.records.delete(id)
+        await persistQuietly(state, (records) => records.remove(id))
         await destroyBoxQuietly(state, id)
         return
       }
-      pack.ready.push(box)
       pack.consecutiveFailures = 0
-      state.records.set(id, { id, packType, state: 'ready' })
+      if (state.shared) {
+        // Its files only: whichever instance claims it opens it (decision 034).
+        await state.driver.close?.(id)
+        pack.sharedReady += 1
+      } else {
+        // In memory before its record says ready, so a claim that takes the record finds it.
+        pack.ready.push(box)
+      }
+      await persistQuietly(state, (records) => records.put({ id, packType, state: 'ready' }))
     } catch (error) {
       state.failed += 1
       pack.consecutiveFailures += 1
-      state.records.delete(id)
+      await persistQuietly(state, (records) => records.remove(id))
       await destroyBoxQuietly(state, id)
       scheduleRetry(state, packType, pack, error instanceof Error ? error.message : String(error))
     } finally {
       pack.provisioning -= 1
-      await persistPool(state)
     }
   })()
   state.inFlight.add(work)

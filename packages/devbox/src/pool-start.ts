@@ -1,28 +1,32 @@
 import { refillAllPacks } from './pool-refill.ts'
-import { destroyBoxQuietly, type PoolState, persistPool } from './pool-state.ts'
+import { startSharedLooks } from './pool-shared.ts'
+import { destroyBoxQuietly, type PoolState, persistQuietly } from './pool-state.ts'
 
 /** Reuses or destroys the boxes recorded by a previous run, then starts filling up to the targets. */
 export async function startPool(state: PoolState) {
   if (state.started) return
-  const previous = (await state.persistence?.load()) ?? []
+  const previous = await state.persistence.load()
   for (const record of previous) {
     const pack = state.packs.get(record.packType)
-    if (record.state !== 'ready' || !pack || pack.ready.length >= pack.target) {
+    // A shared pool's ready box is its files: it stays recorded, for any instance to open.
+    if (state.shared && record.state === 'ready' && pack) continue
+    if (state.shared || record.state !== 'ready' || !pack || pack.ready.length >= pack.target) {
+      await persistQuietly(state, (records) => records.remove(record.id))
       await destroyBoxQuietly(state, record.id)
       continue
     }
     try {
       pack.ready.push(await state.driver.open(record.id, record.packType))
-      state.records.set(record.id, record)
     } catch (error) {
       state.logger.warn('Could not reuse a ready dev box; destroying it', {
         id: record.id,
         error: error instanceof Error ? error.message : String(error),
       })
+      await persistQuietly(state, (records) => records.remove(record.id))
       await destroyBoxQuietly(state, record.id)
     }
   }
-  await persistPool(state)
   state.started = true
+  if (state.shared) return startSharedLooks(state)
   refillAllPacks(state)
 }

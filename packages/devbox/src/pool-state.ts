@@ -1,6 +1,6 @@
 import type { Devbox, DevboxDriver, PackType } from './devbox-driver.ts'
 import { type DevboxLogger, silentLogger } from './logger.ts'
-import type { PoolPersistence, PoolRecord } from './pool-persistence.ts'
+import { createMemoryPoolPersistence, type PoolPersistence } from './pool-persistence.ts'
 import { createStartQueue, type StartQueue } from './start-queue.ts'
 
 export type DevboxPoolOptions = {
@@ -10,6 +10,13 @@ export type DevboxPoolOptions = {
   logger?: DevboxLogger
   /** Records owned boxes so a restarted server reuses or destroys them; none keeps them in memory only. */
   persistence?: PoolPersistence
+  /**
+   * Several instances share the records (docs/decisions/034-one-pool-in-a-table.md): a ready box
+   * is kept closed (its files only) so that any instance may open it, and only while
+   * `mayRefill()` (the leader) does this pool provision, up to the target counted over every
+   * instance's boxes, looked at every `intervalMs` (2 s). Needs the persistence's `count`.
+   */
+  shared?: { mayRefill: () => boolean; intervalMs?: number }
   /** Provisions running at once, across pack types. */
   maxConcurrentProvisions?: number
   retry?: { baseDelayMs?: number; maxDelayMs?: number; maxConsecutiveFailures?: number }
@@ -26,7 +33,12 @@ export type DevboxPoolOptions = {
 /** The pool's boxes of one pack type. */
 export type PackState = {
   target: number
+  /** Open boxes, ready to be handed out (a shared pool keeps none open: see `sharedReady`). */
   ready: Devbox[]
+  /** A shared pool's ready boxes, every instance's, at its last look at the records. */
+  sharedReady: number
+  /** A shared pool's boxes being provisioned, by any instance, at its last look. */
+  sharedProvisioning: number
   provisioning: number
   consecutiveFailures: number
   retryTimer: NodeJS.Timeout | undefined
@@ -43,7 +55,10 @@ export type PackState = {
 export type PoolState = {
   driver: DevboxDriver
   logger: DevboxLogger
-  persistence: PoolPersistence | undefined
+  persistence: PoolPersistence
+  shared: { mayRefill: () => boolean; intervalMs: number } | undefined
+  /** A shared pool's look at the records (and refill on the leader), every `intervalMs`. */
+  sharedTimer: NodeJS.Timeout | undefined
   maxConcurrent: number
   baseDelayMs: number
   maxDelayMs: number
@@ -51,8 +66,6 @@ export type PoolState = {
   refillDelayMs: number
   starts: StartQueue
   packs: Map<PackType, PackState>
-  /** The boxes the pool owns, as persisted. */
-  records: Map<string, PoolRecord>
   /** Provisions under way. */
   inFlight: Set<Promise<void>>
   failed: number
@@ -60,15 +73,18 @@ export type PoolState = {
   closed: boolean
   /** Aborted on close: a warm-up under way stops instead of holding a stopping server. */
   closing: AbortController
-  /** The latest save of `records`; saves run one after another. */
-  saving: Promise<void>
 }
 
 export function createPoolState(options: DevboxPoolOptions): PoolState {
+  if (options.shared && !options.persistence?.count) {
+    throw new Error('A shared dev box pool needs a persistence that counts every instance’s boxes')
+  }
   return {
     driver: options.driver,
     logger: options.logger ?? silentLogger,
-    persistence: options.persistence,
+    persistence: options.persistence ?? createMemoryPoolPersistence(),
+    shared: options.shared && { intervalMs: 2000, ...options.shared },
+    sharedTimer: undefined,
     maxConcurrent: options.maxConcurrentProvisions ?? 2,
     baseDelayMs: options.retry?.baseDelayMs ?? 2000,
     maxDelayMs: options.retry?.maxDelayMs ?? 60_000,
@@ -81,6 +97,8 @@ export function createPoolState(options: DevboxPoolOptions): PoolState {
         {
           target: target ?? 0,
           ready: [],
+          sharedReady: 0,
+          sharedProvisioning: 0,
           provisioning: 0,
           consecutiveFailures: 0,
           retryTimer: undefined,
@@ -91,25 +109,22 @@ export function createPoolState(options: DevboxPoolOptions): PoolState {
         },
       ]),
     ),
-    records: new Map(),
     inFlight: new Set(),
     failed: 0,
     started: false,
     closed: false,
     closing: new AbortController(),
-    saving: Promise.resolve(),
   }
 }
 
-/** Queues a save of the records as they are now; resolves once it (and those before) are done. */
-export function persistPool(state: PoolState) {
-  const snapshot = [...state.records.values()]
-  state.saving = state.saving
-    .then(() => state.persistence?.save(snapshot))
-    .catch((error: Error) =>
-      state.logger.error('Could not save the dev box pool state', { error: error.message }),
-    )
-  return state.saving
+/** Records a change; a failed write is logged, the box then stays or goes as the pool decided. */
+export async function persistQuietly(
+  state: PoolState,
+  change: (persistence: PoolPersistence) => Promise<unknown>,
+) {
+  await change(state.persistence).catch((error: Error) =>
+    state.logger.error('Could not save the dev box pool state', { error: error.message }),
+  )
 }
 
 export function destroyBoxQuietly(state: PoolState, id: string) {

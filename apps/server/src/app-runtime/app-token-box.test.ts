@@ -9,11 +9,11 @@ import { connectionOwner, definitionOwner, seal } from '../integrations/sealing.
 import { loadVaultKeyring } from '../sealing/master-keys.ts'
 import {
   createTestApp,
-  rawRequest,
   type TestApp,
   type TestUser,
   waitForEditorReady,
 } from '../testing/app-harness.ts'
+import { rawRequest } from '../testing/raw-request.ts'
 
 /** Routes of an app that use the starter's helper (server/integrations.ts) as the agent would. */
 const tokenRoutes = `import { Hono } from 'hono'

@@ -22,7 +22,7 @@ export function connectAppProcesses(input: {
   integrationDeps: Parameters<typeof freshAccessToken>[0]
 }) {
   const integrations: InternalIntegrations = {
-    appTokens: createAppTokens(input.integrationDeps.db),
+    appTokens: createAppTokens(input.integrationDeps.db, input.integrationDeps.keyring),
     accessToken: (organizationId, serviceName) =>
       freshAccessToken(input.integrationDeps, organizationId, serviceName),
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../http/app-error.ts'
 import { onError } from '../http/on-error.ts'
+import { createKeyring } from '../sealing/master-keys.ts'
 import { createTestDatabase } from '../testing/database.ts'
 import { type AppTokens, createAppTokens } from './app-tokens.ts'
 import type { AccessTokenSource } from './integration-token.ts'
@@ -69,7 +70,7 @@ describe('the integration token route of sprout.internal', () => {
     }
     apps.push(await newApplication(organizations[0] as string))
     apps.push(await newApplication(organizations[1] as string))
-    appTokens = createAppTokens(database.db)
+    appTokens = createAppTokens(database.db, createKeyring(randomBytes(32).toString('base64'), []))
     // The egress proxy hands the box's request over with the box's application.
     server = http.createServer((request, response) => {
       void handleInternalRequest(boxApplication, request, response, undefined, {
@@ -97,12 +98,13 @@ describe('the integration token route of sprout.internal', () => {
       access_token: `lin-${organizations[0]}`,
       expires_at: '2030-01-01T00:00:00.000Z',
     })
-    // Only the hash is stored.
+    // Only its hash and the token sealed with the vault key are stored (decision 035).
     const [row] = await database.db
       .select()
       .from(appRuntimeTokens)
       .where(eq(appRuntimeTokens.applicationId, first))
     expect(row?.tokenHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(row?.sealedToken).toMatch(/^[0-9a-f]{16}\./)
     expect(JSON.stringify(row)).not.toContain(token)
   })
 

@@ -4,8 +4,9 @@ import { devboxes } from '@sprout/db/schema/devboxes.ts'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
-import { cookieFrom, rawRequest, waitForEditorReady } from '../testing/app-harness.ts'
+import { handOffPath, waitForEditorReady } from '../testing/app-harness.ts'
 import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { cookieFrom, rawRequest } from '../testing/raw-request.ts'
 import { openWebSocket } from '../testing/raw-websocket.ts'
 
 describe('applications', { timeout: 180_000 }, () => {
@@ -170,11 +171,7 @@ describe('applications', { timeout: 180_000 }, () => {
       body: JSON.stringify({ devbox_url: previewUrl }),
     })
     const { token } = (await tokenResponse.json()) as { token: string }
-    const exchanged = await rawRequest(
-      setup.harness.port,
-      host,
-      `/__sprout/auth/callback?token=${token}&return=/`,
-    )
+    const exchanged = await rawRequest(setup.harness.port, host, handOffPath(token))
     const cookie = cookieFrom(exchanged, PREVIEW_COOKIE) ?? ''
     // As a browser does: the page and its modules load (into Vite's module graph) before HMR.
     for (const module of ['/', '/src/main.tsx', '/src/App.tsx']) {

@@ -29,6 +29,7 @@ function boxServing(
     packType: 'fullstack',
     workspacePath: '/nonexistent',
     files: {} as Devbox['files'],
+    copyFolderOut: async () => {},
     exec: async () => (options.hangingCommands ? never : passedCommand),
     devServer: {
       start: async () => (options.hangingStart ? never : undefined),

@@ -10,7 +10,9 @@ export type BoxLeaseTimes = {
   fenceMs: number
 }
 
-export const defaultLeaseTimes: BoxLeaseTimes = { leaseMs: 30_000, renewMs: 5_000, fenceMs: 20_000 }
+// 20 s: a dead owner's preview is back within 30 s (its lease expires, another opens the box);
+// fenced after 13 s unconfirmed, 7 s before another may start it (decision 033, amended).
+export const defaultLeaseTimes: BoxLeaseTimes = { leaseMs: 20_000, renewMs: 3_000, fenceMs: 13_000 }
 
 export type BoxLeases = {
   /** Whether this instance holds the application's lease, confirmed within `fenceMs`. */
@@ -28,6 +30,8 @@ export type BoxLeases = {
   /** Stops renewing; `release` then deletes the leases so another instance takes them at once. */
   stop: () => void
   release: () => Promise<void>
+  /** Deletes one lease whose box was just closed here: another instance may take it at once. */
+  releaseOne: (applicationId: string) => Promise<void>
 }
 
 const foreignKeyViolation = '23503'
@@ -46,14 +50,12 @@ export function createBoxLeases(
 
   // A lease given up is deleted when the database answers, so a renewal already on its way when
   // it was fenced does not keep it from the next owner.
-  const giveUp = (applicationId: string) => {
-    database
-      .execute('delete from box_leases where application_id = $1 and instance_id = $2', [
-        applicationId,
-        instanceId,
-      ])
-      .catch(() => undefined)
-  }
+  const deleteLease = (applicationId: string) =>
+    database.execute('delete from box_leases where application_id = $1 and instance_id = $2', [
+      applicationId,
+      instanceId,
+    ])
+  const giveUp = (applicationId: string) => void deleteLease(applicationId).catch(() => undefined)
 
   const lose = async (applicationId: string) => {
     if (!held.delete(applicationId)) return
@@ -147,6 +149,10 @@ export function createBoxLeases(
     release: async () => {
       held.clear()
       await database.execute('delete from box_leases where instance_id = $1', [instanceId])
+    },
+    releaseOne: async (applicationId) => {
+      held.delete(applicationId)
+      await deleteLease(applicationId)
     },
   }
 }

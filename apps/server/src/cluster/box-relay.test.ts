@@ -2,20 +2,19 @@
 // (docs/decisions/033-box-leases-and-relay.md). PostgreSQL only: SHARED_DIR needs DATABASE_URL.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
-import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/config.ts'
 import { PREVIEW_COOKIE } from '../devboxes/hand-off/preview-session.ts'
 import { startServer } from '../start-server.ts'
-import { cookieFrom, rawRequest } from '../testing/app-harness.ts'
+import { handOffPath } from '../testing/app-harness.ts'
 import { isRunEnd, readStream } from '../testing/chat-client.ts'
+import { clusterEnvironments, until } from '../testing/cluster-environments.ts'
 import { testDatabaseKind } from '../testing/database.ts'
+import { cookieFrom, rawRequest } from '../testing/raw-request.ts'
 import { openWebSocket } from '../testing/raw-websocket.ts'
-import { requestServer, serverEnvironment, signUpOverHttp } from '../testing/server-process.ts'
+import { requestServer, signUpOverHttp } from '../testing/server-process.ts'
 import { createBoxLeases } from './box-leases.ts'
 import { RELAY_CLIENT_HEADER, RELAY_HEADER, relayKeyFrom, signRelay } from './relay-signature.ts'
 
@@ -23,25 +22,14 @@ type Server = Awaited<ReturnType<typeof startServer>>
 
 const cleanups: (() => Promise<void>)[] = []
 
-/** Waits for `check` to hold, polling; fails after `timeoutMs`. */
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
 describe.skipIf(testDatabaseKind !== 'postgres')(
   'boxes across instances',
   {
     timeout: 180_000,
   },
   () => {
-    const vaultKey = randomBytes(32).toString('base64')
-    let environmentA: Record<string, string>
-    let environmentB: Record<string, string>
+    let vaultKey = ''
+    let environmentA: Record<string, string> = {}
     let a: Server
     let b: Server
     let aStopped = false
@@ -65,11 +53,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       })
       const { token: previewToken } = (await issued.json()) as { token: string }
       const host = new URL(previewUrl).host
-      const exchanged = await rawRequest(
-        server.port,
-        host,
-        `/__sprout/auth/callback?token=${encodeURIComponent(previewToken)}&return=%2F`,
-      )
+      const exchanged = await rawRequest(server.port, host, handOffPath(previewToken))
       expect(exchanged.status).toBe(302)
       return { host, cookie: cookieFrom(exchanged, PREVIEW_COOKIE) ?? '' }
     }
@@ -83,29 +67,16 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     }
 
     beforeAll(async () => {
-      sharedDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-shared-'))
-      cleanups.push(() => removeWithMounts(sharedDir))
-      const shared = {
-        SHARED_DIR: sharedDir,
-        VAULT_KEY: vaultKey,
-        AUTH_SECRET: 'cluster-test-secret-cluster-test-secret-01',
-        // The load balancer's address, the same for every instance.
-        // Fixed ports below Linux's ephemeral range (32768–60999), which port-0 listeners draw from.
-        PUBLIC_URL: 'http://localhost:29100',
+      const cluster = await clusterEnvironments(cleanups, {
+        name: 'relay',
+        publicPort: 29100,
+        instances: 2,
         // Deploys are the platform admins' (docs/product/deploys.md).
-        ADMIN_EMAILS: 'cluster@example.com',
-        // Boxes as plain folders: the sandbox's and disk images' state is per machine (decision 033).
-        DEVBOX_SANDBOX: 'off',
-        DEVBOX_DISK: 'measured',
-      }
-      environmentA = await serverEnvironment(cleanups, 'sprout-cluster-a-', {
-        ...shared,
-        PORT: '29101',
+        shared: { ADMIN_EMAILS: 'cluster@example.com' },
       })
-      environmentB = {
-        ...(await serverEnvironment(cleanups, 'sprout-cluster-b-', { ...shared, PORT: '29102' })),
-        DATABASE_URL: environmentA.DATABASE_URL ?? '',
-      }
+      ;({ sharedDir, vaultKey } = cluster)
+      const [first = {}, environmentB = {}] = cluster.environments
+      environmentA = first
       a = await startServer(parseConfig(environmentA), { serveWeb: false })
       b = await startServer(parseConfig(environmentB), { serveWeb: false })
       token = await signUpOverHttp(base(a), { email: 'cluster@example.com', name: 'c' })
@@ -217,6 +188,26 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         },
       })
       expect(other.status).toBe(403)
+    })
+
+    it('answers a relayed request for a box another instance holds with 421, serving nothing', async () => {
+      // B holds no lease of the app (A does): a relay that found B as the owner was out of date.
+      // Not fetch: it sends a request answered 421 again by itself, replaying the nonce.
+      const pathname = `/api/applications/${applicationId}/files`
+      const misdirected = await rawRequest(b.port, `127.0.0.1:${b.port}`, pathname, {
+        ...auth(),
+        origin: 'http://localhost:3000',
+        [RELAY_HEADER]: signRelay(relayKeyFrom(vaultKey), {
+          method: 'GET',
+          path: pathname,
+          instanceId: 'x',
+          client: '1.2.3.4',
+        }),
+        [RELAY_CLIENT_HEADER]: '1.2.3.4',
+      })
+      expect(misdirected.status).toBe(421)
+      expect(misdirected.body).not.toContain('package.json')
+      expect(await leaseOwner()).toBe(a.cluster?.instanceId)
     })
 
     it('gives a lease to exactly one of two instances taking it at once, 50 times', async () => {

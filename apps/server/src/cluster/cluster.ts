@@ -58,6 +58,11 @@ export function createCluster(options: {
       instance = await registerInstance(database, instanceId, internalUrlOf(host, port))
       leases.start()
     },
+    /** One box was closed at a stop: its lease goes now, before the other boxes are closed. */
+    releaseOne: (applicationId: string) =>
+      leases.releaseOne(applicationId).catch((error: Error) => {
+        console.error('[cluster] releasing a box lease failed:', error.message)
+      }),
     /** After the boxes stopped: their leases go at once, then the row. */
     stop: async () => {
       leases.stop()

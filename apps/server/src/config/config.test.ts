@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { relayKeyFrom } from '../cluster/relay-signature.ts'
 import { ConfigError, parseConfig } from './config.ts'
 
 describe('parseConfig', () => {
@@ -72,6 +73,63 @@ describe('parseConfig', () => {
     expect(parseConfig(shared).sharedDir).toBe(path.resolve('shared'))
     expect(() => parseConfig({ ...shared, DATABASE_URL: '' })).toThrow(/SHARED_DIR needs/)
     expect(() => parseConfig({ ...shared, VAULT_KEY: '' })).toThrow(/SHARED_DIR needs/)
+  })
+
+  it('derives the auth secret from VAULT_KEY for several instances without AUTH_SECRET', () => {
+    const vaultKey = Buffer.alloc(32, 7).toString('base64')
+    const shared = {
+      SHARED_DIR: 'shared',
+      DATABASE_URL: 'postgres://db/sprout',
+      VAULT_KEY: vaultKey,
+    }
+    const derived = parseConfig(shared).authSecret
+    expect(derived).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // The same on every instance, another for another key, and not the relay's key (decision 035).
+    expect(parseConfig({ ...shared, PORT: '4000', DATA_DIR: 'elsewhere' }).authSecret).toBe(derived)
+    const otherKey = Buffer.alloc(32, 8).toString('base64')
+    expect(parseConfig({ ...shared, VAULT_KEY: otherKey }).authSecret).not.toBe(derived)
+    expect(derived).not.toBe(relayKeyFrom(vaultKey).toString('base64url'))
+    expect(parseConfig({ ...shared, AUTH_SECRET: 'set-by-hand' }).authSecret).toBe('set-by-hand')
+    // One instance keeps its key file in DATA_DIR (start-server.ts), so its sessions stay valid.
+    expect(
+      parseConfig({ DATABASE_URL: 'postgres://db/sprout', VAULT_KEY: vaultKey }).authSecret,
+    ).toBeUndefined()
+  })
+
+  it('runs boxes locally by default, as pods with DEVBOX_DRIVER=kubernetes (decisions 037, 039)', () => {
+    expect(parseConfig({}).devbox).toMatchObject({
+      driver: 'local',
+      kubernetes: {
+        namespace: 'sprout-boxes',
+        boxImage: 'sprout-box:latest',
+        runtimeClass: undefined,
+        egressProxy: 'sprout-egress-proxy:3128',
+      },
+    })
+    const pods = parseConfig({
+      DEVBOX_DRIVER: 'kubernetes',
+      KUBERNETES_NAMESPACE: 'team-a',
+      KUBERNETES_BOX_IMAGE: 'registry.example.com/sprout-box:1',
+      KUBERNETES_RUNTIME_CLASS: 'gvisor',
+      KUBERNETES_EGRESS_PROXY: 'proxy.team-a.svc:3128',
+    }).devbox
+    expect(pods.driver).toBe('kubernetes')
+    expect(pods.kubernetes).toEqual({
+      namespace: 'team-a',
+      boxImage: 'registry.example.com/sprout-box:1',
+      runtimeClass: 'gvisor',
+      egressProxy: 'proxy.team-a.svc:3128',
+    })
+    for (const [name, value] of [
+      ['DEVBOX_DRIVER', 'docker'],
+      ['KUBERNETES_NAMESPACE', 'Team_A'],
+      ['KUBERNETES_NAMESPACE', '../kube-system'],
+      ['KUBERNETES_EGRESS_PROXY', 'sprout-egress-proxy'],
+      ['KUBERNETES_EGRESS_PROXY', 'http://proxy:3128'],
+      ['KUBERNETES_EGRESS_PROXY', 'proxy:3128\nx'],
+    ] as const) {
+      expect(() => parseConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name))
+    }
   })
 
   it('names the bad setting', () => {

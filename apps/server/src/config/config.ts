@@ -1,6 +1,7 @@
 // Long file: every environment setting, its parsing and its typed result, in one place.
 import path from 'node:path'
 import { z } from 'zod'
+import { authSecretFrom } from './auth-secret.ts'
 
 const emailList = z
   .string()
@@ -161,6 +162,20 @@ const environmentSchema = z.object({
   DEVBOX_UID: z.coerce.number().int().min(1000).max(4_294_967_294).default(61000),
   // Fractions allowed (tests use a second or two); 0: dev servers are never stopped for idleness.
   DEVBOX_IDLE_MINUTES: z.coerce.number().min(0).max(525_600).default(10),
+  // Boxes as pods (docs/decisions/037-kubernetes-driver-and-test-api-server.md).
+  DEVBOX_DRIVER: z.enum(['local', 'kubernetes']).default('local'),
+  KUBERNETES_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a namespace name')
+    .default('sprout-boxes'),
+  KUBERNETES_BOX_IMAGE: z.string().min(1).default('sprout-box:latest'),
+  KUBERNETES_RUNTIME_CLASS: optionalText,
+  // The egress proxy's Service (deploy/kubernetes/egress-proxy.yaml), resolved by Sprout: boxes
+  // have no DNS (docs/decisions/039-egress-proxy-for-pods.md).
+  KUBERNETES_EGRESS_PROXY: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/, 'must be host:port')
+    .default('sprout-egress-proxy:3128'),
   // Set by npm when Sprout runs through `npm start`: the registry boxes may reach with DEVBOX_EGRESS=registry.
   npm_config_registry: z.string().url().default('https://registry.npmjs.org/'),
   // Private or loopback git hosts 'Push to Git' may reach (host or host:port, comma-separated).
@@ -219,6 +234,10 @@ export type Config = {
   vaultKey: string | undefined
   /** VAULT_KEYS: older master keys, still accepted for decryption while values are re-encrypted. */
   vaultKeys: string[]
+  /**
+   * AUTH_SECRET: signs sessions and seals the JWT key. Unset with SHARED_DIR, derived from
+   * VAULT_KEY so every instance agrees (decision 035); unset otherwise, the key file in DATA_DIR.
+   */
   authSecret: string | undefined
   authRateLimit: { max: number; windowSeconds: number }
   /** AUTH_ACCOUNT_RATE_LIMIT: failed sign-ins (and current-password checks) per account. */
@@ -257,6 +276,15 @@ export type Config = {
     registryUrl: string
     /** DEVBOX_IDLE_MINUTES: a dev server unused this long is stopped until its next use. */
     idleMinutes: number
+    /** DEVBOX_DRIVER: boxes as local processes, or as pods of KUBECONFIG's cluster. */
+    driver: 'local' | 'kubernetes'
+    kubernetes: {
+      namespace: string
+      boxImage: string
+      runtimeClass: string | undefined
+      /** host:port of the egress proxy's Service. */
+      egressProxy: string
+    }
   }
   /** Where the agent's web_search goes; the tool is not offered when none is set. */
   webSearch: { searxngUrl?: string; braveApiKey?: string; tavilyApiKey?: string }
@@ -292,18 +320,25 @@ function sharedDirOf(values: z.output<typeof environmentSchema>) {
   return path.resolve(values.SHARED_DIR)
 }
 
+/** Several instances share VAULT_KEY: without AUTH_SECRET they derive one from it (decision 035). */
+function authSecretOf(values: z.output<typeof environmentSchema>, sharedDir: string | undefined) {
+  if (values.AUTH_SECRET) return values.AUTH_SECRET
+  return sharedDir && values.VAULT_KEY ? authSecretFrom(values.VAULT_KEY) : undefined
+}
+
 /** Parses the environment once; everything else receives the typed result. */
 export function parseConfig(environment: Record<string, string | undefined>): Config {
   const parsed = environmentSchema.safeParse(environment)
   if (!parsed.success) throw invalidSettings(parsed.error)
   const values = parsed.data
   const publicUrl = publicUrlOf(values)
+  const sharedDir = sharedDirOf(values)
   return {
     port: values.PORT,
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
-    sharedDir: sharedDirOf(values),
+    sharedDir,
     publicUrl,
     previewDomain: values.PREVIEW_DOMAIN.toLowerCase(),
     appsDomain: values.APPS_DOMAIN.toLowerCase(),
@@ -332,7 +367,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     ssoOnly: values.SSO_ONLY,
     vaultKey: values.VAULT_KEY,
     vaultKeys: values.VAULT_KEYS,
-    authSecret: values.AUTH_SECRET,
+    authSecret: authSecretOf(values, sharedDir),
     authRateLimit: values.AUTH_RATE_LIMIT,
     authAccountRateLimit: values.AUTH_ACCOUNT_RATE_LIMIT,
     authMailRateLimit: values.AUTH_MAIL_RATE_LIMIT,
@@ -362,22 +397,34 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       ...(values.TAVILY_API_KEY ? { tavilyApiKey: values.TAVILY_API_KEY } : {}),
     },
     gitAllowedHosts: values.GIT_ALLOWED_HOSTS,
-    devbox: {
-      sandbox: values.DEVBOX_SANDBOX,
-      disk: values.DEVBOX_DISK,
-      poolTarget: values.DEVBOX_POOL_TARGET,
-      maxStarts: values.DEVBOX_MAX_STARTS,
-      cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
-      egress: values.DEVBOX_EGRESS,
-      limits: {
-        pids: values.DEVBOX_PIDS,
-        memoryMb: values.DEVBOX_MEMORY_MB,
-        cpus: values.DEVBOX_CPUS,
-        diskMb: values.DEVBOX_DISK_MB,
-      },
-      boxUid: values.DEVBOX_UID,
-      registryUrl: values.npm_config_registry,
-      idleMinutes: values.DEVBOX_IDLE_MINUTES,
+    devbox: devboxConfigOf(values),
+  }
+}
+
+/** The dev boxes' settings (DEVBOX_*, KUBERNETES_*). */
+function devboxConfigOf(values: z.output<typeof environmentSchema>): Config['devbox'] {
+  return {
+    sandbox: values.DEVBOX_SANDBOX,
+    disk: values.DEVBOX_DISK,
+    poolTarget: values.DEVBOX_POOL_TARGET,
+    maxStarts: values.DEVBOX_MAX_STARTS,
+    cacheDir: values.DEVBOX_CACHE_DIR ? path.resolve(values.DEVBOX_CACHE_DIR) : undefined,
+    egress: values.DEVBOX_EGRESS,
+    limits: {
+      pids: values.DEVBOX_PIDS,
+      memoryMb: values.DEVBOX_MEMORY_MB,
+      cpus: values.DEVBOX_CPUS,
+      diskMb: values.DEVBOX_DISK_MB,
+    },
+    boxUid: values.DEVBOX_UID,
+    registryUrl: values.npm_config_registry,
+    idleMinutes: values.DEVBOX_IDLE_MINUTES,
+    driver: values.DEVBOX_DRIVER,
+    kubernetes: {
+      namespace: values.KUBERNETES_NAMESPACE,
+      boxImage: values.KUBERNETES_BOX_IMAGE,
+      runtimeClass: values.KUBERNETES_RUNTIME_CLASS,
+      egressProxy: values.KUBERNETES_EGRESS_PROXY,
     },
   }
 }

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
+import { internalHostname } from '@sprout/devbox/egress/sprout-internal.ts'
 import type { Origins } from './origins.ts'
+
+const isInternalHost = (host: string) =>
+  host.toLowerCase().replace(/:\d+$/, '') === internalHostname
 
 /** A host the server answers at the node level: previews and deployed apps. */
 type NodeHost = {
@@ -15,6 +19,8 @@ type NodeHandlersInput = {
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => Promise<void>
   }
   appsHost: NodeHost
+  /** Pods for boxes: their requests to sprout.internal, through the egress proxy (decision 039). */
+  internalHost?: { handle: (request: IncomingMessage, response: ServerResponse) => void }
   /** Several instances: requests about another instance's box go to it (decision 033). */
   relay?: {
     request: (request: IncomingMessage, response: ServerResponse, serveHere: () => void) => void
@@ -31,6 +37,7 @@ export function createNodeHandlers({
   origins,
   previewHost,
   appsHost,
+  internalHost,
   relay,
 }: NodeHandlersInput) {
   const product = getRequestListener(app.fetch)
@@ -43,6 +50,7 @@ export function createNodeHandlers({
   }
   const dispatch = (request: IncomingMessage, response: ServerResponse) => {
     const host = request.headers.host ?? ''
+    if (internalHost && isInternalHost(host)) return internalHost.handle(request, response)
     const kind = origins.hostKind(host)
     if (kind === 'product') return product(request, response)
     const slug = origins.slugOf(host)

@@ -5,10 +5,13 @@ import path from 'node:path'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { findFreePort } from '@sprout/devbox/drivers/local/processes/free-port.ts'
 import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
+import { boxIdentityKeyFrom } from '@sprout/devbox/egress/box-identity.ts'
 import { type DevboxLogger, silentLogger } from '@sprout/devbox/logger.ts'
 import { createApp } from '../app.ts'
 import { type Config, parseConfig } from '../config/config.ts'
-import { createLocalDevboxRuntime } from '../devboxes/runtime/create-local-runtime.ts'
+import { CALLBACK_PATH } from '../devboxes/preview-host/preview-host.ts'
+import type { KubernetesClusterOptions } from '../devboxes/runtime/create-kubernetes-runtime.ts'
+import { createRuntimeOfDriver } from '../devboxes/runtime/runtime-of-driver.ts'
 import { createNodeHandlers } from '../http/node-handler.ts'
 import { loadVaultKeyring } from '../sealing/master-keys.ts'
 import { createTestDatabase } from './database.ts'
@@ -23,7 +26,11 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>
 let userCounter = 0
 
 /** A real app on a real, empty database, with helpers that act as a browser would. */
-export async function createTestApp(environment: Record<string, string> = {}) {
+export async function createTestApp(
+  environment: Record<string, string> = {},
+  /** DEVBOX_DRIVER=kubernetes: the cluster (a test API server) and where its pods answer. */
+  options: { kubernetes?: KubernetesClusterOptions } = {},
+) {
   const database: DatabaseHandle = await createTestDatabase()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sprout-test-'))
   const port = await findFreePort()
@@ -43,12 +50,18 @@ export async function createTestApp(environment: Record<string, string> = {}) {
     ...silentLogger,
     error: (message, details) => console.error(`[devbox] ${message}`, details ?? ''),
   }
+  const authSecret = 'test-secret-test-secret-test-secret-0123'
   const created = createApp({
     config,
     database,
-    authSecret: 'test-secret-test-secret-test-secret-0123',
+    authSecret,
     devboxes: (appProcesses) =>
-      createLocalDevboxRuntime(config, database.db, { appProcesses, logger }),
+      createRuntimeOfDriver(config, database.db, {
+        appProcesses,
+        logger,
+        identityKey: boxIdentityKeyFrom(authSecret),
+        ...options.kubernetes,
+      }),
     vaultKeyring: await loadVaultKeyring(config, database.db),
   })
   const { devboxes } = created
@@ -232,50 +245,10 @@ export async function waitForEditorReady(
   throw new Error('editor never became ready')
 }
 
-export type RawResponse = {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** The status, headers and text of a whole answer to http.request. */
-export function readRawResponse(response: http.IncomingMessage): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    response.on('data', (chunk: Buffer) => chunks.push(chunk))
-    response.on('error', reject)
-    response.on('end', () =>
-      resolve({
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      }),
-    )
-  })
-}
-
-/** A request to 127.0.0.1 with any Host header (fetch cannot set Host, and *.localhost may not resolve). */
-export function rawRequest(
-  port: number,
-  host: string,
-  path: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { hostname: '127.0.0.1', port, path, method, headers: { ...headers, host } },
-      (response) => resolve(readRawResponse(response)),
-    )
-    request.on('error', reject)
-    request.end()
-  })
-}
-
-/** The `name=value` of a Set-Cookie header, for sending it back. */
-export function cookieFrom(response: RawResponse, name: string): string | undefined {
-  const header = response.headers['set-cookie'] ?? []
-  const setCookie = Array.isArray(header) ? header : [header]
-  const found = setCookie.find((cookie) => cookie.startsWith(`${name}=`))
-  return found?.split(';')[0]
+/**
+ * The preview's hand-off path for a devbox token (docs/decisions/006-preview-hand-off.md): what the
+ * builder's iframe opens first, answered with the preview cookie and a redirect to `returnPath`.
+ */
+export function handOffPath(token: string, returnPath = '/'): string {
+  return `${CALLBACK_PATH}?token=${encodeURIComponent(token)}&return=${encodeURIComponent(returnPath)}`
 }

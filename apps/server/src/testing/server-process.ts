@@ -6,7 +6,7 @@ import { removeWithMounts } from '@sprout/devbox/drivers/local/sandbox/box-disk.
 import { testDevboxCacheDir } from './app-harness.ts'
 import { createPostgresDatabase, testDatabaseKind } from './database.ts'
 
-type Cleanups = (() => Promise<void>)[]
+export type Cleanups = (() => Promise<void>)[]
 
 /**
  * The environment of a server with its own DATA_DIR (named after `prefix`) and, on PostgreSQL,

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { rawRequest } from '../testing/app-harness.ts'
 import {
   call,
   isRunEnd,
@@ -10,6 +9,7 @@ import {
   setUpChatApplication,
 } from '../testing/chat-client.ts'
 import { capturePrinted } from '../testing/printed-output.ts'
+import { rawRequest } from '../testing/raw-request.ts'
 
 const model = 'claude-sonnet-4-5'
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest, waitForEditorReady } from '../testing/app-harness.ts'
+import { waitForEditorReady } from '../testing/app-harness.ts'
 import { useOrganizationHarness } from '../testing/organization-harness.ts'
+import { rawRequest } from '../testing/raw-request.ts'
 import { vaultCheckRoute } from '../testing/vault-check-route.ts'
 
 const checkRoute = vaultCheckRoute('CHECK_KEY')

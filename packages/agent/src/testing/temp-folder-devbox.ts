@@ -3,6 +3,7 @@
  * implementation lives in packages/devbox/src/drivers/local; this one only has to behave alike
  * for files, confinement and `exec`.
  */
+
 import { spawn } from 'node:child_process'
 import {
   mkdir,
@@ -26,6 +27,7 @@ import {
   type SearchOptions,
   WorkspacePathError,
 } from '@sprout/devbox/devbox-driver.ts'
+import { copyWorkspaceFolder } from '@sprout/devbox/drivers/local/workspace/copy-workspace-folder.ts'
 
 export type TempFolderDevbox = Devbox & {
   remove: () => Promise<void>
@@ -152,6 +154,8 @@ export async function createTempFolderDevbox(): Promise<TempFolderDevbox> {
     id: path.basename(parent),
     packType: 'vite-react',
     workspacePath: root,
+    copyFolderOut: (relativePath, destination) =>
+      copyWorkspaceFolder(root, relativePath, destination),
     files: {
       read: async (relativePath) => readFile(await resolveInside(relativePath), 'utf8'),
       write: async (relativePath, content) => {

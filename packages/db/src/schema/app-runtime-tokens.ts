@@ -11,5 +11,7 @@ export const appRuntimeTokens = pgTable('app_runtime_tokens', {
     .references(() => applications.id, { onDelete: 'cascade' }),
   /** SHA-256 of the token, hex. */
   tokenHash: text('token_hash').notNull().unique(),
+  /** The token sealed with the vault key, so that every instance starts servers with the same one. */
+  sealedToken: text('sealed_token'),
   createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
 })

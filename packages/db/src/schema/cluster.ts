@@ -25,3 +25,20 @@ export const boxLeases = pgTable(
   },
   (table) => [index('box_leases_instance_idx').on(table.instanceId)],
 )
+
+/**
+ * The dev box pool's spare boxes, shared by every instance on the database: claimed with
+ * `for update skip locked`, so no box is given twice; made by the instance in `instance_id`.
+ */
+export const devboxPool = pgTable(
+  'devbox_pool',
+  {
+    id: text('id').primaryKey(),
+    packType: text('pack_type').notNull(),
+    /** provisioning | ready */
+    state: text('state').notNull(),
+    instanceId: text('instance_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [index('devbox_pool_pack_state_idx').on(table.packType, table.state)],
+)

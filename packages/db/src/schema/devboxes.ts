@@ -14,6 +14,10 @@ export const devboxes = pgTable(
     /** provisioning | ready | failed */
     status: text('status').notNull(),
     error: text('error'),
+    /** When the box first became ready: null for one that never got built (provisioned anew). */
+    builtAt: timestamp('built_at', { withTimezone: true }),
+    /** Its last use (a request, a run), written at most every few seconds, for idle stops. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('devboxes_status_idx').on(table.status)],

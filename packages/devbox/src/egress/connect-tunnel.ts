@@ -44,7 +44,7 @@ async function connectTunnel(
     return
   }
   const host = authority[1] ?? ''
-  if (box.proxy.internal && host.toLowerCase() === internalHostname) {
+  if (box.internal && host.toLowerCase() === internalHostname) {
     if (authority[2] !== '80') {
       client.end(
         `HTTP/1.1 403 Forbidden\r\n\r\n${refuseHost(box, request.url ?? '', 'only sprout.internal:80 exists')}`,

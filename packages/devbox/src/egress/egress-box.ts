@@ -1,4 +1,4 @@
-import http, { type ServerResponse } from 'node:http'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { containFailure } from './contain-failure.ts'
 import type { EgressProxyState } from './egress-proxy-state.ts'
@@ -9,15 +9,28 @@ export type EgressBox = {
   boxId: string
   /** Open connections, destroyed when the box's proxy closes. */
   sockets: Set<Duplex>
+  /** Answers the box's requests to sprout.internal; without it the name is refused like any other. */
+  internal: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
   /** Requests to sprout.internal, from the plain HTTP proxy or from inside a CONNECT tunnel. */
   internalServer: http.Server
 }
 
-export function createEgressBox(proxy: EgressProxyState, boxId: string): EgressBox {
-  const box: EgressBox = { proxy, boxId, sockets: new Set(), internalServer: http.createServer() }
+/** A box's proxy; `internal` answers its sprout.internal requests, if anything does. */
+export function createEgressBox(
+  proxy: EgressProxyState,
+  boxId: string,
+  internal: EgressBox['internal'],
+): EgressBox {
+  const box: EgressBox = {
+    proxy,
+    boxId,
+    sockets: new Set(),
+    internal,
+    internalServer: http.createServer(),
+  }
   box.internalServer.on('request', (request, response) => {
     guardRequest(box, 'internal', response, () =>
-      proxy.internal ? proxy.internal(boxId, request, response) : response.destroy(),
+      internal ? internal(request, response) : response.destroy(),
     )
   })
   box.internalServer.on('clientError', (error, socket) => refuseMalformed(box, error, socket))

@@ -15,7 +15,8 @@ const hopByHop = new Set([
   'transfer-encoding',
   'upgrade',
 ])
-const withoutHopByHop = (headers: http.IncomingHttpHeaders) =>
+/** Headers a proxy sends on: none of the connection's own, nor the proxy's credentials. */
+export const withoutHopByHop = (headers: http.IncomingHttpHeaders) =>
   Object.fromEntries(
     Object.entries(headers).filter(([name, value]) => value !== undefined && !hopByHop.has(name)),
   )
@@ -26,7 +27,7 @@ export async function forwardHttp(
   request: IncomingMessage,
   response: ServerResponse,
 ) {
-  const { internal } = box.proxy
+  const { internal } = box
   trackSocket(box, request.socket)
   request.on('error', () => response.destroy())
   response.on('error', () => response.destroy())
@@ -45,7 +46,7 @@ export async function forwardHttp(
       )
     }
     request.url = `${target.pathname}${target.search}`
-    return internal(box.boxId, request, response)
+    return internal(request, response)
   }
   if (target.protocol !== 'http:') {
     response.writeHead(400, { 'content-type': 'text/plain' })
@@ -57,28 +58,45 @@ export async function forwardHttp(
     return response.end(refuseHost(box, target.host, decision.reason))
   }
   const headers = { ...withoutHopByHop(request.headers), host: target.host }
-  const upstream = http.request(
+  sendOn(
+    request,
+    response,
     {
       host: decision.address,
       port: decision.port,
       method: request.method,
       path: `${target.pathname}${target.search}`,
       headers,
-      timeout: connectTimeoutMs,
     },
-    (answer) => {
-      answer.on('error', () => response.destroy())
-      guardRequest(box, 'http answer', response, () => {
-        response.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers))
-        answer.pipe(response)
-      })
-    },
+    { name: target.host, box },
   )
+}
+
+/**
+ * Sends a request on and its answer back, without either side's hop-by-hop headers; a 502 names
+ * `to.name` when it cannot be reached. With `to.box`, a fault answering is that request's alone.
+ */
+export function sendOn(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: http.RequestOptions,
+  to: { name: string; box?: EgressBox },
+) {
+  const upstream = http.request({ ...options, timeout: connectTimeoutMs }, (answer) => {
+    answer.on('error', () => response.destroy())
+    const answerBack = () => {
+      response.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers))
+      answer.pipe(response)
+    }
+    if (to.box) guardRequest(to.box, 'http answer', response, answerBack)
+    else answerBack()
+  })
   upstream.on('timeout', () => upstream.destroy(new Error('timed out')))
   upstream.on('error', (error) => {
     if (response.headersSent) return response.destroy()
     response.writeHead(502, { 'content-type': 'text/plain' })
-    response.end(`Sprout's egress proxy could not reach ${target.host}: ${error.message}\n`)
+    response.end(`Sprout's egress proxy could not reach ${to.name}: ${error.message}\n`)
   })
+  request.on('error', () => upstream.destroy())
   request.pipe(upstream)
 }

@@ -1,3 +1,8 @@
+// Long file: the one contract every driver passes (files, commands, lifecycle), each case a few
+// lines on one shared box; split, its groups would only pass the box between files.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devServerAnswers, requestDevServer } from '../dev-server-request.ts'
@@ -133,6 +138,32 @@ function describeFiles(contract: Contract) {
     await expectRefused(box.files.read('contract-link/hostname'), linkCodes)
     await expectRefused(box.files.write('contract-link/sprout', 'no'), linkCodes)
     await box.exec('rm contract-link', { timeoutSeconds: 10 })
+  })
+
+  it('copies a folder out with its files and folders, never a link or what it points to', async () => {
+    const box = contract.box()
+    await box.exec(
+      'mkdir -p contract-out/assets && printf page > contract-out/index.html && printf x > contract-out/assets/a.js && ln -s /etc/hostname contract-out/host-link && ln -s /etc contract-out/etc-link',
+      { timeoutSeconds: 10 },
+    )
+    const destination = await mkdtemp(path.join(os.tmpdir(), 'sprout-contract-out-'))
+    try {
+      await box.copyFolderOut('contract-out', path.join(destination, 'copy'))
+      const copied = await readdir(path.join(destination, 'copy'), { recursive: true })
+      expect(copied.sort()).toEqual(['assets', 'assets/a.js', 'index.html'])
+      expect(await readFile(path.join(destination, 'copy/index.html'), 'utf8')).toBe('page')
+      await expectRefused(
+        box.copyFolderOut('contract-out/etc-link', path.join(destination, 'no')),
+        ['symbolic-link', 'not-a-directory'],
+      )
+      await expectRefused(box.copyFolderOut('no-such-folder', path.join(destination, 'no')), [
+        'not-found',
+      ])
+      await expectRefused(box.copyFolderOut('../', path.join(destination, 'no')), outsideCodes)
+    } finally {
+      await rm(destination, { recursive: true, force: true })
+      await box.exec('rm -rf contract-out', { timeoutSeconds: 10 })
+    }
   })
 }
 

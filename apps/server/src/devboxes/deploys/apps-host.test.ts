@@ -9,8 +9,8 @@ import {
 } from '@sprout/devbox/testing/app-server-fixture.ts'
 import { waitFor } from '@sprout/devbox/testing/devbox-support.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type RawResponse, rawRequest, readRawResponse } from '../../testing/app-harness.ts'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
+import { type RawResponse, rawRequest, readRawResponse } from '../../testing/raw-request.ts'
 
 const maxBodyBytes = 64 * 1024
 

@@ -1,10 +1,11 @@
 import { devboxAuthTokens } from '@sprout/db/schema/devbox-auth-tokens.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { cookieFrom, rawRequest, type TestUser } from '../../testing/app-harness.ts'
+import { handOffPath, type TestUser } from '../../testing/app-harness.ts'
 import {
   type PreviewedApplication,
   useOrganizationHarness,
 } from '../../testing/organization-harness.ts'
+import { cookieFrom, rawRequest } from '../../testing/raw-request.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 describe('preview origin isolation', { timeout: 120_000 }, () => {
@@ -22,11 +23,7 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
   }
 
   const callback = (host: string, token: string, returnPath = '/') =>
-    rawRequest(
-      setup.harness.port,
-      host,
-      `/__sprout/auth/callback?token=${encodeURIComponent(token)}&return=${encodeURIComponent(returnPath)}`,
-    )
+    rawRequest(setup.harness.port, host, handOffPath(token, returnPath))
 
   beforeAll(async () => {
     outsider = await setup.harness.signUp()

@@ -169,46 +169,58 @@ export function proxyHttp(
   const inject = request.method === 'GET' ? options.injectIntoPages : undefined
   // A page is rewritten, so it is asked for uncompressed (decoded anyway if it comes compressed).
   const headers = forwardedRawHeaders(request, target, inject ? 'identity' : undefined)
-  const upstream = http.request(
-    { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
-    (answer) => {
-      if (refused) return answer.resume()
-      if (inject && isInjectableHtml(request.method, answer.statusCode, answer.headers)) {
-        const headers: http.OutgoingHttpHeaders = {}
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+  const bodiless =
+    request.headers['content-length'] === undefined && !request.headers['transfer-encoding']
+  const send = (retried: boolean): http.ClientRequest => {
+    const upstream = http.request(
+      { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
+      (answer) => {
+        if (refused) return answer.resume()
+        if (inject && isInjectableHtml(request.method, answer.statusCode, answer.headers)) {
+          const headers: http.OutgoingHttpHeaders = {}
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined && !hopByHop.has(name)) headers[name] = value
+          }
+          return sendInjected(answer, response, headers, inject)
         }
-        return sendInjected(answer, response, headers, inject)
+        // The raw list: no header object is built for the answer (a profile showed it).
+        response.writeHead(answer.statusCode ?? 502, answerHeaders(answer))
+        answer.pipe(response)
+      },
+    )
+    let idle = false
+    upstream.setTimeout(options.idleTimeoutMs ?? PROXY_IDLE_TIMEOUT_MS, () => {
+      idle = true
+      upstream.destroy()
+      if (refused) return
+      if (response.headersSent) return void response.destroy()
+      response.writeHead(504, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+      response.end(
+        'The app sent nothing for too long, so its answer was ended. Reload to try again.',
+      )
+    })
+    upstream.on('error', () => {
+      if (refused || idle) return
+      // The dev server closed an idle kept-alive connection as this request went out on it (its
+      // keep-alive timeout raced ours): a request without a body is sent again on a new one,
+      // once, rather than shown as a module that failed (docs/architecture/devbox.md).
+      if (upstream.reusedSocket && bodiless && !retried && !response.headersSent) {
+        return void send(true).end()
       }
-      // The raw list: no header object is built for the answer (a profile showed it).
-      response.writeHead(answer.statusCode ?? 502, answerHeaders(answer))
-      answer.pipe(response)
-    },
-  )
-  let idle = false
-  upstream.setTimeout(options.idleTimeoutMs ?? PROXY_IDLE_TIMEOUT_MS, () => {
-    idle = true
-    upstream.destroy()
-    if (refused) return
-    if (response.headersSent) return void response.destroy()
-    response.writeHead(504, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
-    response.end('The app sent nothing for too long, so its answer was ended. Reload to try again.')
-  })
-  upstream.on('error', () => {
-    if (refused || idle) return
-    if (!response.headersSent) {
-      options.onUnavailable?.()
-      const unavailable = options.unavailable ?? devServerUnavailable
-      response.writeHead(502, { 'content-type': unavailable.contentType })
-      response.end(unavailable.body)
-    } else {
-      response.destroy()
-    }
-  })
-  // A request without a body (most GETs) has nothing to stream or count.
-  if (request.headers['content-length'] === undefined && !request.headers['transfer-encoding']) {
-    return void upstream.end()
+      if (!response.headersSent) {
+        options.onUnavailable?.()
+        const unavailable = options.unavailable ?? devServerUnavailable
+        response.writeHead(502, { 'content-type': unavailable.contentType })
+        response.end(unavailable.body)
+      } else {
+        response.destroy()
+      }
+    })
+    return upstream
   }
+  const upstream = send(false)
+  // A request without a body (most GETs) has nothing to stream or count.
+  if (bodiless) return void upstream.end()
   if (Number.isFinite(maxBodyBytes)) {
     let received = 0
     request.on('data', (chunk: Buffer) => {

@@ -5,20 +5,33 @@ import { applyEnvironment } from './app-environment.ts'
 import { type DevboxRuntimeState, trackFor } from './devbox-runtime-state.ts'
 import { provisionCold } from './provision-cold.ts'
 
-/** Gives the application a box: a ready one from the pool at once, else one provisioned now. */
+/**
+ * Gives the application a box: a ready one from the pool at once (open, or a shared pool's files,
+ * opened on first use), else one provisioned now.
+ */
 export async function attach(
   state: DevboxRuntimeState,
   applicationId: string,
   packType: PackType = 'fullstack',
 ) {
-  const claimed = await state.pool.claim(packType)
-  const id = claimed?.id ?? randomUUID()
+  const taken = await state.pool.take(packType)
+  const claimed = taken?.box
+  const id = taken?.id ?? randomUUID()
   await state.db.insert(devboxes).values({
     id,
     applicationId,
     packType,
-    status: claimed ? 'ready' : 'provisioning',
+    status: taken ? 'ready' : 'provisioning',
+    // A pool box is built; a cold one is marked when it first becomes ready (mark-ready.ts).
+    builtAt: taken ? new Date() : null,
   })
+  if (taken && !claimed) {
+    // Made by any instance and closed (docs/decisions/034-one-pool-in-a-table.md): opened here
+    // on first use, as a box recorded before a restart.
+    state.states.set(applicationId, 'provisioning')
+    state.unopened.set(applicationId, { id, packType: taken.packType })
+    return
+  }
   if (claimed) {
     state.boxes.set(applicationId, claimed)
     state.states.set(applicationId, 'ready')

@@ -1,18 +1,15 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '@sprout/db/database.ts'
-import { createAppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
 import { checkDiskSupport } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import { checkSandbox } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
 import { checkDependencySupport } from '@sprout/devbox/drivers/local/workspace/shared-dependencies.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
-import { createDevboxPool } from '@sprout/devbox/pool.ts'
-import { createJsonFilePoolPersistence } from '@sprout/devbox/pool-persistence.ts'
-import { createStartQueue, defaultStartSlots } from '@sprout/devbox/start-queue.ts'
 import { boxesHomeOf } from '../../config/boxes-home.ts'
 import type { Config } from '../../config/config.ts'
-import { type AppProcessSupportFor, createDevboxRuntime } from './devbox-runtime.ts'
+import type { AppProcessSupportFor } from './devbox-runtime.ts'
+import { createRuntimeForDriver, type SharedPoolOptions } from './runtime-for-driver.ts'
 
 export const templatesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -24,9 +21,6 @@ export const devboxLogger: DevboxLogger = {
   warn: (message, details) => console.warn(`[devbox] ${message}`, details ?? ''),
   error: (message, details) => console.error(`[devbox] ${message}`, details ?? ''),
 }
-
-/** How long the pool waits after a claim before provisioning the claimed box's replacement. */
-const poolRefillDelayMs = 2000
 
 /**
  * Starts the driver's machine checks and /etc staging as child processes before the database opens,
@@ -54,7 +48,11 @@ export function createLocalDevboxRuntime(
     'dataDir' | 'sharedDir' | 'databaseUrl' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'
   >,
   db: Database,
-  options: { appProcesses: AppProcessSupportFor; logger?: DevboxLogger },
+  options: {
+    appProcesses: AppProcessSupportFor
+    logger?: DevboxLogger
+    sharedPool?: SharedPoolOptions
+  },
 ) {
   const logger = options.logger ?? devboxLogger
   const rootDir = path.join(boxesHomeOf(config), 'devboxes')
@@ -78,39 +76,13 @@ export function createLocalDevboxRuntime(
       runtime.internalRequest(boxId, request, response),
     boxUid: config.devbox.boxUid,
   })
-  // One queue for every box start, the pool's after the users' (docs/architecture/devbox.md
-  // "Starts at once").
-  const starts = createStartQueue(config.devbox.maxStarts ?? defaultStartSlots())
-  const pool = createDevboxPool({
+  const runtime = createRuntimeForDriver(config, db, {
+    ...options,
     driver,
-    // New apps start from the fullstack starter; old vite-react boxes open by their recorded type.
-    targets: { fullstack: config.devbox.poolTarget },
     logger,
-    // Each instance's own spare boxes, in its own DATA_DIR while the pool is not a table.
-    persistence: createJsonFilePoolPersistence(path.join(config.dataDir, 'devboxes', 'pool.json')),
-    // The claimed box's first preview loads go first (docs/architecture/devbox.md "Pool").
-    refillDelayMs: poolRefillDelayMs,
-    starts,
-  })
-  const appServers = createAppServerManager({
     deploysDir,
     startAppServer: driver.startAppServer,
-    idleMs: config.appsIdleMinutes * 60_000,
-    logger,
-    environmentFor: (appId) => runtime.secretsFor(appId),
-  })
-  const confinement = { limits: driver.limits, enforcement: driver.enforcement }
-  const runtime = createDevboxRuntime({
-    db,
-    driver,
-    pool,
-    logger,
-    appProcesses: options.appProcesses(confinement),
-    appServers,
-    confinement,
-    idleMs: config.devbox.idleMinutes * 60_000,
-    starts,
-    boxesByLease: Boolean(config.sharedDir && config.databaseUrl),
+    confinement: { limits: driver.limits, enforcement: driver.enforcement },
   })
   return runtime
 }

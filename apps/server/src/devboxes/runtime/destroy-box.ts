@@ -14,7 +14,6 @@ export async function destroyBox(state: DevboxRuntimeState, applicationId: strin
   state.usage.forget(applicationId)
   state.suspended.delete(applicationId)
   state.failureReported.delete(applicationId)
-  state.coldFailed.delete(applicationId)
   await state.opening.get(applicationId)
   await state.suspending.get(applicationId)
   await state.waking.get(applicationId)

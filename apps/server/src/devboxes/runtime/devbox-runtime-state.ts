@@ -51,8 +51,6 @@ export type DevboxRuntimeState = {
   failureReported: Set<string>
   /** Set by `stop`: starts still waiting in the queue are left for the next start-up. */
   stopping: boolean
-  /** Failed boxes that were never built (a failed cold provision): started again from scratch. */
-  coldFailed: Set<string>
   /** Applications whose dev server was stopped for idleness, until it has started again. */
   suspended: Set<string>
   suspending: Map<string, Promise<void>>
@@ -65,6 +63,8 @@ export type DevboxRuntimeState = {
   /** Several instances: a box is known from its row when this instance takes its lease (decision 033). */
   boxesByLease: boolean
   sweepTimer: NodeJS.Timeout | undefined
+  /** Writes this instance's uses to the boxes' rows (record-last-use.ts). */
+  recordTimer: NodeJS.Timeout | undefined
 }
 
 /**

@@ -22,7 +22,7 @@ import { internalRequest } from './internal-request.ts'
 import { previewTarget } from './preview-target.ts'
 import { restartFailed } from './restart-failed.ts'
 import { startRuntime } from './start-runtime.ts'
-import { stopRuntime } from './stop-runtime.ts'
+import { type StopOptions, stopRuntime } from './stop-runtime.ts'
 import { createUsageTracker } from './usage-tracker.ts'
 import { wake } from './wake.ts'
 import { isEditorReady, whenReady } from './when-ready.ts'
@@ -105,7 +105,7 @@ export type DevboxRuntime = {
   release: (applicationId: string) => Promise<void>
   /** After a restart: the pool reopens its boxes, each application's box opens on first use. */
   start: () => Promise<void>
-  stop: () => Promise<void>
+  stop: (options?: StopOptions) => Promise<void>
 }
 
 export type DevboxRuntimeOptions = {
@@ -152,7 +152,6 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     starts: options.starts ?? createStartQueue(),
     startRetry: options.startRetry ?? { attempts: 3, baseDelayMs: 2000 },
     failureReported: new Set(),
-    coldFailed: new Set(),
     stopping: false,
     suspended: new Set(),
     suspending: new Map(),
@@ -162,6 +161,7 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     poolStarted: Promise.resolve(),
     boxesByLease: options.boxesByLease ?? false,
     sweepTimer: undefined,
+    recordTimer: undefined,
   }
   const { boxes, unopened, usage } = state
   return {
@@ -198,6 +198,6 @@ export function createDevboxRuntime(options: DevboxRuntimeOptions): DevboxRuntim
     adopt: (applicationId) => adoptBox(state, applicationId),
     release: (applicationId) => releaseBox(state, applicationId),
     start: () => startRuntime(state),
-    stop: () => stopRuntime(state),
+    stop: (stopOptions) => stopRuntime(state, stopOptions),
   }
 }

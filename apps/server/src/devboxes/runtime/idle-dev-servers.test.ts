@@ -5,11 +5,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cookieFrom, rawRequest, waitForEditorReady } from '../../testing/app-harness.ts'
+import { handOffPath, waitForEditorReady } from '../../testing/app-harness.ts'
 import {
   type PreviewedApplication,
   useOrganizationHarness,
 } from '../../testing/organization-harness.ts'
+import { cookieFrom, rawRequest } from '../../testing/raw-request.ts'
 import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 /** 1.8 s: long enough for a dev server to start on a loaded machine before it may idle again. */
@@ -56,11 +57,7 @@ describe('idle dev servers', { timeout: 180_000 }, () => {
     const { token } = (await call('/api/org/devbox-token', {
       devbox_url: apps[app].previewUrl,
     })) as { token: string }
-    const callback = await rawRequest(
-      setup.harness.port,
-      apps[app].host,
-      `/__sprout/auth/callback?token=${encodeURIComponent(token)}&return=%2F`,
-    )
+    const callback = await rawRequest(setup.harness.port, apps[app].host, handOffPath(token))
     return cookieFrom(callback, PREVIEW_COOKIE) ?? ''
   }
 

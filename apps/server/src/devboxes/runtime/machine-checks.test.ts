@@ -32,7 +32,7 @@ describe('machine checks run ahead of the dev-box driver', () => {
     const disks = path.join(root, 'disks')
     await checkDiskSupport('auto', disks)
     const checkedDisk = detectDiskSupport('auto', disks)
-    // The checked answer is taken once: the next detection probes again, and agrees.
+    // The checked answer is kept for the process: the next detection answers the same.
     expect(detectDiskSupport('auto', disks)).toEqual(checkedDisk)
 
     await checkDependencySupport('shared', root)

@@ -34,12 +34,10 @@ export function provisionCold(
           // The application was deleted while its box waited or was being built.
           if (!box) return
           if (!state.states.has(applicationId)) return await state.driver.destroy(id)
-          state.coldFailed.delete(applicationId)
           return await markReady(state, applicationId, box)
         } catch (error) {
           if (state.stopping || !state.states.has(applicationId)) return
           if (attempt >= attempts) {
-            state.coldFailed.add(applicationId)
             return await markFailed(state, applicationId, error)
           }
           state.logger.warn('A dev box did not start; trying again', {

@@ -10,8 +10,8 @@ import { provisionCold } from './provision-cold.ts'
 /**
  * The builder asks about a failed box (docs/architecture/devbox.md "Starts at once"): the first ask
  * after the failure reports it (false), and the builder stops asking; a later ask, the builder
- * opened again, starts the box again (true). One that never got built is provisioned anew; one
- * that has the app's code is opened again, its workspace kept.
+ * opened again, starts the box again (true). One that never got built (no `built_at`) is
+ * provisioned anew; one that has the app's code is opened again, its workspace kept.
  */
 export function restartFailed(state: DevboxRuntimeState, applicationId: string): boolean {
   if (state.states.get(applicationId) !== 'failed') return false
@@ -21,7 +21,6 @@ export function restartFailed(state: DevboxRuntimeState, applicationId: string):
   }
   state.failureReported.delete(applicationId)
   state.states.set(applicationId, 'provisioning')
-  const cold = state.coldFailed.has(applicationId)
   void trackFor(
     state,
     applicationId,
@@ -34,6 +33,8 @@ export function restartFailed(state: DevboxRuntimeState, applicationId: string):
         state.states.delete(applicationId)
         return
       }
+      // Never built (its cold provision failed, here or before a restart): nothing to keep.
+      const cold = row.builtAt === null
       state.logger.info('Starting a failed dev box again: its builder was opened', {
         applicationId,
         cold,

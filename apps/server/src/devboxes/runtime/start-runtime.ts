@@ -3,6 +3,7 @@ import type { PackType } from '@sprout/devbox/devbox-driver.ts'
 import { guarded } from '@sprout/devbox/guarded.ts'
 import { type DevboxRuntimeState, track } from './devbox-runtime-state.ts'
 import { provisionCold } from './provision-cold.ts'
+import { recordEveryMs, recordLastUse } from './record-last-use.ts'
 import { suspendIdle } from './suspend-idle.ts'
 
 /** Idle dev servers are looked for this often at most (a quarter of the idle time, 50 ms..30 s). */
@@ -14,13 +15,7 @@ const maxSweepMs = 30_000
  * dev servers however many workspaces there are.
  */
 export async function startRuntime(state: DevboxRuntimeState) {
-  if (state.idleMs > 0) {
-    state.sweepTimer = setInterval(
-      guarded(state.logger, 'Stopping idle dev servers', () => suspendIdle(state)),
-      Math.min(maxSweepMs, Math.max(50, state.idleMs / 4)),
-    )
-    state.sweepTimer.unref()
-  }
+  if (state.idleMs > 0) startIdleTimers(state)
   state.poolStarted = track(state, state.pool.start())
   // Several instances: each box is taken with its lease, never by every instance at start
   // (docs/decisions/033-box-leases-and-relay.md).
@@ -29,7 +24,10 @@ export async function startRuntime(state: DevboxRuntimeState) {
   for (const row of rows) takeRow(state, row)
 }
 
-/** What the runtime knows of a recorded box: opened on first use, or provisioned again. */
+/**
+ * What the runtime knows of a recorded box: a built one (`built_at`) is opened on first use, its
+ * workspace kept; one never built is provisioned anew (docs/architecture/devbox.md "Starts at once").
+ */
 export function takeRow(state: DevboxRuntimeState, row: typeof devboxes.$inferSelect) {
   if (row.status === 'failed') {
     state.states.set(row.applicationId, 'failed')
@@ -38,11 +36,11 @@ export function takeRow(state: DevboxRuntimeState, row: typeof devboxes.$inferSe
     return
   }
   state.states.set(row.applicationId, 'provisioning')
-  if (row.status === 'ready') {
+  if (row.status === 'ready' || row.builtAt !== null) {
     state.unopened.set(row.applicationId, { id: row.id, packType: row.packType as PackType })
     return
   }
-  // Provisioning was cut off by the restart: nothing was built in it yet, start over.
+  // Provisioning was cut off by the restart and the box was never built: start over.
   void track(
     state,
     (async () => {
@@ -50,4 +48,36 @@ export function takeRow(state: DevboxRuntimeState, row: typeof devboxes.$inferSe
       await provisionCold(state, row.applicationId, row.packType as PackType, row.id)
     })(),
   )
+}
+
+/**
+ * The idle sweep over the boxes this instance runs (the lease holder's, decision 033), and the
+ * writes of this instance's uses to the boxes' rows that the sweeps of every instance read
+ * (docs/decisions/036-idle-stops-from-the-row.md).
+ */
+function startIdleTimers(state: DevboxRuntimeState) {
+  const sweep = oneAtATime(() => suspendIdle(state))
+  state.sweepTimer = setInterval(
+    guarded(state.logger, 'Stopping idle dev servers', sweep),
+    Math.min(maxSweepMs, Math.max(50, state.idleMs / 4)),
+  )
+  state.sweepTimer.unref()
+  const record = oneAtATime(() => recordLastUse(state))
+  state.recordTimer = setInterval(
+    guarded(state.logger, "Recording dev boxes' last use", record),
+    recordEveryMs(state.idleMs),
+  )
+  state.recordTimer.unref()
+}
+
+/** `work`, skipped while its previous call is still under way (a slow database). */
+function oneAtATime(work: () => Promise<void>) {
+  let running: Promise<void> | undefined
+  return () => {
+    if (running) return running
+    running = work().finally(() => {
+      running = undefined
+    })
+    return running
+  }
 }

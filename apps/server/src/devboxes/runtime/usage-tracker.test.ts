@@ -35,4 +35,30 @@ describe('usage tracker', () => {
     advance(1)
     expect(usage.idle(['a'])).toEqual(['a'])
   })
+
+  it('hands the uses since the last take to be written, a held application as used now', () => {
+    const { usage, advance } = setUp()
+    usage.touch('a')
+    advance(30)
+    usage.touch('b')
+    const release = usage.hold('c')
+    advance(20)
+    expect(usage.takeUnrecorded()).toEqual(
+      new Map([
+        ['a', 50],
+        ['b', 20],
+        ['c', 0],
+      ]),
+    )
+    // Taken once: only the holds remain, each time, until released.
+    advance(500)
+    expect(usage.takeUnrecorded()).toEqual(new Map([['c', 0]]))
+    release()
+    advance(5)
+    expect(usage.takeUnrecorded()).toEqual(new Map([['c', 5]]))
+    expect(usage.takeUnrecorded()).toEqual(new Map())
+    usage.touch('d')
+    usage.forget('d')
+    expect(usage.takeUnrecorded()).toEqual(new Map())
+  })
 })

@@ -7,9 +7,13 @@ export function createUsageTracker(options: { idleMs: number; now?: () => number
   const now = options.now ?? Date.now
   const lastUse = new Map<string, number>()
   const holds = new Map<string, number>()
+  // Uses not yet written to the box's row (record-last-use.ts): one entry per application.
+  const unrecorded = new Map<string, number>()
 
   const touch = (applicationId: string) => {
-    lastUse.set(applicationId, now())
+    const time = now()
+    lastUse.set(applicationId, time)
+    unrecorded.set(applicationId, time)
   }
 
   return {
@@ -46,9 +50,23 @@ export function createUsageTracker(options: { idleMs: number; now?: () => number
       return idle
     },
 
+    /**
+     * How long ago each application was last used (ms), for the uses since the last call, a held
+     * application counting as used now; then forgets them until the next use.
+     */
+    takeUnrecorded: () => {
+      const current = now()
+      const ages = new Map<string, number>()
+      for (const [applicationId, time] of unrecorded) ages.set(applicationId, current - time)
+      for (const applicationId of holds.keys()) ages.set(applicationId, 0)
+      unrecorded.clear()
+      return ages
+    },
+
     forget: (applicationId: string) => {
       lastUse.delete(applicationId)
       holds.delete(applicationId)
+      unrecorded.delete(applicationId)
     },
   }
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { handOffPath } from '../../testing/app-harness.ts'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
 
 /** Buttons that load a module script (one that exists, one that does not) and one that throws. */
@@ -53,9 +54,7 @@ describe("Sprout's own gaps in the preview are not the app's errors", { timeout:
     })
     const { token } = (await answer.json()) as { token: string }
     const page = await (await browser.newContext()).newPage()
-    await page.goto(
-      `${previewUrl}/__sprout/auth/callback?token=${encodeURIComponent(token)}&return=%2F`,
-    )
+    await page.goto(`${previewUrl}${handOffPath(token)}`)
     await expect.poll(() => page.getByRole('button', { name: 'Explode' }).count()).toBe(1)
     return page
   }

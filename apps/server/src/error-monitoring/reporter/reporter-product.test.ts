@@ -1,7 +1,8 @@
 import { type Browser, chromium, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest } from '../../testing/app-harness.ts'
+import { handOffPath } from '../../testing/app-harness.ts'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
+import { rawRequest } from '../../testing/raw-request.ts'
 
 /** A page whose button throws from a named function, in a line the test knows (line 4). */
 const appSource = `import { useState } from 'react'
@@ -98,9 +99,7 @@ describe('error reporters in the product', { timeout: 400_000 }, () => {
     })
     const { token: value } = (await token.json()) as { token: string }
     const page = await (await browser.newContext()).newPage()
-    await page.goto(
-      `${previewUrl}/__sprout/auth/callback?token=${encodeURIComponent(value)}&return=%2F`,
-    )
+    await page.goto(`${previewUrl}${handOffPath(value)}`)
     await clickExplode(page)
     const preview = await groupWith('Exploded 2 times in development')
     expect(preview.source).toBe('browser')

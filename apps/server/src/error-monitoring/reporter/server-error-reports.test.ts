@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { requestDevServer } from '@sprout/devbox/dev-server-request.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest } from '../../testing/app-harness.ts'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
+import { rawRequest } from '../../testing/raw-request.ts'
 
 /** The starter's way of reporting (server/monitoring.ts), with a route that leaks a secret. */
 const failingRoute = `import { Hono } from 'hono'

@@ -22,7 +22,7 @@ describe('ContextUsageReadout', () => {
   it('colours only the percentage, and only above 80 %', () => {
     const high = render(<ContextUsageReadout usage={usage(170_500)} />)
     expect(high.querySelector('[data-testid="context-percentage"]')?.className).toContain(
-      'text-amber-600',
+      'text-amber-700',
     )
     expect(high.querySelector('[data-testid="context-usage"]')?.className).not.toContain('amber')
     const low = render(<ContextUsageReadout usage={usage(160_000)} />)

@@ -20,7 +20,7 @@ export function ContextUsageReadout({ usage }: { usage: TokenUsage | null }) {
       {formatContextUsage(usage)}{' '}
       <span
         data-testid="context-percentage"
-        className={classNames(warning && 'font-medium text-amber-600')}
+        className={classNames(warning && 'font-medium text-amber-700')}
       >
         {formatContextPercentage(usage)}
       </span>

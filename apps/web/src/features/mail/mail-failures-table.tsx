@@ -41,7 +41,7 @@ export function MailFailuresTable({
               <td
                 className={classNames(
                   'px-4 py-3 font-medium',
-                  failure.status === 'failed' ? 'text-red-600' : 'text-amber-600',
+                  failure.status === 'failed' ? 'text-red-600' : 'text-amber-700',
                 )}
               >
                 {failure.status === 'failed' ? 'Failed' : 'Retrying'}

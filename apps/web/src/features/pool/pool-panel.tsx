@@ -85,7 +85,7 @@ export function PoolPanel() {
                         data-testid={`pool-ready-${packType}`}
                         className={classNames(
                           'font-medium tabular-nums',
-                          pack.ready < pack.target ? 'text-amber-600' : 'text-zinc-900',
+                          pack.ready < pack.target ? 'text-amber-700' : 'text-zinc-900',
                         )}
                       >
                         {pack.ready}/{pack.target}

@@ -8,6 +8,7 @@ import { createBoxExec } from './processes/box-exec.ts'
 import { createDevServer } from './processes/dev-server.ts'
 import { type BoxDiskUsage, diskFullMessage, isNoSpaceError } from './sandbox/box-disk.ts'
 import { checkpointWorkspace } from './workspace/checkpoint.ts'
+import { copyWorkspaceFolder } from './workspace/copy-workspace-folder.ts'
 import { ensureOwner } from './workspace/ensure-owner.ts'
 import { createWorkspaceFiles } from './workspace/workspace-files.ts'
 
@@ -60,6 +61,8 @@ export async function attachBox(
         })
       },
     },
+    copyFolderOut: (relativePath, destination) =>
+      copyWorkspaceFolder(workspacePath, relativePath, destination),
     exec,
     devServer: createDevServer({
       boxId: id,

@@ -1,5 +1,6 @@
 import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
 import type { DevboxDriver, PackType } from '../../devbox-driver.ts'
+import { diskTargets } from './box-locations.ts'
 import { destroyBox } from './destroy-box.ts'
 import { detachBox } from './detach-box.ts'
 import {
@@ -49,7 +50,11 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     provision: (packType, provisionOptions) => provisionBox(state, packType, provisionOptions),
     open: (id, packType, openOptions) => openBox(state, id, packType, openOptions),
     destroy: (id) => destroyBox(state, id),
-    close: (id) => detachBox(state, id),
+    close: async (id) => {
+      await detachBox(state, id)
+      // Another instance may open the box next (decision 033): one image is never mounted twice.
+      await state.disks.close(id, diskTargets(state, id))
+    },
     startAppServer: appServers.start,
     shutdown: async () => {
       await Promise.all([

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
+import { createOutputCollector } from '../../../command-output.ts'
 import type { ExecResult } from '../../../devbox-driver.ts'
 import { guarded } from '../../../guarded.ts'
 import type { DevboxLogger } from '../../../logger.ts'
 import { type ProcessCommand, signalProcessGroup, spawnProcessGroup } from './process-group.ts'
 
-export const defaultOutputLimitBytes = 64 * 1024
 const killGraceMs = 200
 /** How long output may keep flowing after the command itself has exited. */
 const drainAfterExitMs = 150
@@ -30,7 +30,6 @@ export type RunCommandOptions = {
  */
 export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   const startedAt = Date.now()
-  const limit = options.outputLimitBytes ?? defaultOutputLimitBytes
   if (options.signal?.aborted) {
     return Promise.resolve({
       exitCode: null,
@@ -45,33 +44,14 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const child = spawnProcessGroup(options.command, { cwd: options.cwd, env: options.env })
     const groupId = child.pid
-    let output = ''
-    let keptBytes = 0
-    let truncated = false
     let timedOut = false
     let aborted = false
     let exitCode: number | null = null
     let settled = false
 
+    const collected = createOutputCollector(options)
     const append = (text: string) => {
-      if (text.length === 0 || settled) return
-      if (truncated) {
-        if (options.streamPastLimit) options.onOutput?.(text)
-        return
-      }
-      const bytes = Buffer.byteLength(text)
-      if (keptBytes + bytes <= limit) {
-        keptBytes += bytes
-        output += text
-        options.onOutput?.(text)
-        return
-      }
-      const head = cutToBytes(text, limit - keptBytes)
-      keptBytes += Buffer.byteLength(head)
-      output += head
-      truncated = true
-      if (head) options.onOutput?.(head)
-      if (options.streamPastLimit) options.onOutput?.(text.slice(head.length))
+      if (!settled) collected.append(text)
     }
     const logger = options.logger ?? console
     for (const stream of [child.stdout, child.stderr]) readInto(stream, append, logger)
@@ -99,8 +79,7 @@ export function runCommand(options: RunCommandOptions): Promise<ExecResult> {
       if (groupId !== undefined) signalProcessGroup(groupId, 'SIGKILL')
       resolve({
         exitCode,
-        output,
-        truncated,
+        ...collected.result(),
         timedOut,
         aborted,
         durationMs: Date.now() - startedAt,
@@ -137,11 +116,4 @@ function readInto(stream: Readable, append: (text: string) => void, logger: Devb
     'end',
     guarded(logger, where, () => append(decoder.end())),
   )
-}
-
-function cutToBytes(text: string, maxBytes: number): string {
-  if (maxBytes <= 0) return ''
-  const encoded = Buffer.from(text).subarray(0, maxBytes)
-  // A cut in the middle of a multi-byte character leaves a replacement character; drop it.
-  return encoded.toString('utf8').replace(/\uFFFD$/, '')
 }

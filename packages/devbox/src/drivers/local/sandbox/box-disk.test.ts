@@ -213,6 +213,19 @@ describe.skipIf(!imagesPossible)('a disk image per box (root)', () => {
     expect(output).toContain('No space left on device')
   }, 60_000)
 
+  it('unmounts a closed box (its lease went to another instance) and mounts it again at open', async () => {
+    const boxMounts = () =>
+      currentMountPoints().filter((mountPoint) => mountPoint.includes(`/${box.id}`))
+    const mountCount = boxMounts().length
+    expect(mountCount).toBeGreaterThanOrEqual(3)
+    await driver.close?.(box.id)
+    expect(boxMounts()).toEqual([])
+    await noLoopDeviceUnder(path.join(rootDir, 'disks', `${box.id}.img`))
+    box = await driver.open(box.id, 'vite-react')
+    expect(boxMounts()).toHaveLength(mountCount)
+    expect(await readFile(path.join(box.dataPath ?? '', 'kept.txt'), 'utf8')).toBe('kept')
+  }, 60_000)
+
   it('undoes at start what a killed server left mounted and attached', async () => {
     const image = path.join(rootDir, 'disks', `${box.id}.img`)
     const boxMounts = () =>

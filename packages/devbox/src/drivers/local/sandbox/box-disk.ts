@@ -18,6 +18,7 @@ import { WorkspacePathError } from '../../../devbox-driver.ts'
 import { findSystemTool } from '../../../find-system-tool.ts'
 import { isInside } from '../../../is-inside.ts'
 import type { DevboxLogger } from '../../../logger.ts'
+import { checkedOnce, checkOnFilesystem, rememberCheck } from '../machine-checks.ts'
 import { diskLimitMessage, measureBoxBytes } from '../workspace/workspace-usage.ts'
 
 export const runFile = promisify(execFile)
@@ -71,27 +72,20 @@ export type BoxDiskUsage = {
 
 /**
  * Whether each box can get a filesystem image of its own: root, loop devices (loop-control
- * creates them on demand) and mkfs.ext4. Otherwise the limit is measured. Takes the answer
- * `checkDiskSupport` found for the same folder, if it ran.
+ * creates them on demand) and mkfs.ext4. Otherwise the limit is measured. Probed once per process
+ * and filesystem; takes the answer `checkDiskSupport` found, if it ran.
  */
 export function detectDiskSupport(mode: DiskMode = 'auto', probeDirectory?: string): DiskSupport {
-  const checked = probeDirectory ? takeChecked(mode, probeDirectory) : undefined
-  if (checked) return checked
   const support = diskToolsOf(mode)
   if (!support.filesystem || !probeDirectory) return support
-  const failure = probeImage(support.tools, probeDirectory)
-  return failure ? { filesystem: false, reason: failure } : support
+  return checkedOnce(diskCheckKey(mode, probeDirectory), () => {
+    const failure = probeImage(support.tools, probeDirectory)
+    return failure ? { filesystem: false, reason: failure } : support
+  })
 }
 
-/** Answers of checkDiskSupport, each taken by the next detectDiskSupport of its mode and folder. */
-const checkedSupport = new Map<string, DiskSupport>()
-const checkedKey = (mode: DiskMode, directory: string) => `${mode}:${path.resolve(directory)}`
-function takeChecked(mode: DiskMode, directory: string): DiskSupport | undefined {
-  const key = checkedKey(mode, directory)
-  const checked = checkedSupport.get(key)
-  checkedSupport.delete(key)
-  return checked
-}
+const diskCheckKey = (mode: DiskMode, directory: string) =>
+  checkOnFilesystem(`disk-image:${mode}`, directory)
 
 /**
  * detectDiskSupport's check without blocking: the server runs it while it opens its database,
@@ -102,8 +96,8 @@ export async function checkDiskSupport(mode: DiskMode, probeDirectory: string): 
   const failure = support.filesystem
     ? await probeImageInBackground(support.tools, probeDirectory)
     : undefined
-  checkedSupport.set(
-    checkedKey(mode, probeDirectory),
+  rememberCheck(
+    diskCheckKey(mode, probeDirectory),
     failure ? { filesystem: false, reason: failure } : support,
   )
 }

@@ -2,7 +2,7 @@ import { type BoxDisksOptions, createBoxDisksState, serialized } from './box-dis
 import { createBoxDisk } from './create-box-disk.ts'
 import { openAppDataDisk } from './open-app-data-disk.ts'
 import { openBoxDisk } from './open-box-disk.ts'
-import { releaseBoxDisk } from './release-box-disk.ts'
+import { releaseBoxDisk, unmountBoxDisk } from './release-box-disk.ts'
 import { releaseDisks, sweepLeftDisks } from './release-disks.ts'
 
 export type BoxDisks = ReturnType<typeof createBoxDisks>
@@ -24,6 +24,9 @@ export function createBoxDisks(options: BoxDisksOptions) {
       serialized(state, id, () => createBoxDisk(state, id, limitMb, targets)),
     open: (id: string, limitMb: number, targets: Targets) =>
       serialized(state, id, () => openBoxDisk(state, id, limitMb, targets)),
+    /** Unmounts the box's folders and image, kept for the next `open` here or elsewhere. */
+    close: (id: string, targets: Targets) =>
+      serialized(state, id, () => unmountBoxDisk(state, id, targets)),
     /** Unmounts the box's folders and image (lazily when busy) and deletes the image. */
     destroy: (id: string, targets: Targets) =>
       serialized(state, id, () => releaseBoxDisk(state, id, targets)),

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { proxyVariables } from '../../../egress/proxy-variables.ts'
 import { type BoxSandboxState, boxProxyPort, dataInside } from './box-sandbox-state.ts'
 
 const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
@@ -6,17 +7,7 @@ const proxyUrl = `http://127.0.0.1:${boxProxyPort}`
 const environmentFileName = 'sprout-env.json'
 const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 
-const proxyEnvironment = {
-  HTTP_PROXY: proxyUrl,
-  HTTPS_PROXY: proxyUrl,
-  http_proxy: proxyUrl,
-  https_proxy: proxyUrl,
-  NO_PROXY: 'localhost,127.0.0.1,::1',
-  no_proxy: 'localhost,127.0.0.1,::1',
-  NODE_USE_ENV_PROXY: '1',
-  npm_config_proxy: proxyUrl,
-  npm_config_https_proxy: proxyUrl,
-}
+const proxyEnvironment = proxyVariables(proxyUrl)
 
 /** Variables every process of the box gets (the egress proxy, DATABASE_URL). */
 export function boxSandboxVariables(state: BoxSandboxState): Record<string, string> {

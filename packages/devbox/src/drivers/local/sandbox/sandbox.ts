@@ -8,6 +8,7 @@ import type { EgressPolicy, InternalRequestHandler } from '../../../egress/egres
 import { createEgressProxy } from '../../../egress/egress-proxy.ts'
 import { findSystemTool } from '../../../find-system-tool.ts'
 import type { DevboxLogger } from '../../../logger.ts'
+import { checkedOnce, rememberCheck } from '../machine-checks.ts'
 import {
   type BoxLimits,
   type CgroupSupport,
@@ -97,22 +98,25 @@ export function findBubblewrap(): string | undefined {
 
 /**
  * Whether bubblewrap is installed and can actually create a sandbox here (containers may forbid
- * it). Takes the answer `checkBubblewrap` found for the same program, if it ran.
+ * it). Tried once per process; takes the answer `checkSandbox` found, if it ran.
  */
 export function bubblewrapWorks(bubblewrapPath: string): boolean {
-  const checked = checkedBubblewrap.get(bubblewrapPath)
-  checkedBubblewrap.delete(bubblewrapPath)
-  if (checked !== undefined) return checked
-  const probe = spawnSync(bubblewrapPath, bubblewrapProbeArguments(), {
-    stdio: 'ignore',
-    timeout: 5000,
+  return checkedOnce(`bubblewrap:${bubblewrapPath}`, () => {
+    const probe = spawnSync(bubblewrapPath, bubblewrapProbeArguments(), {
+      stdio: 'ignore',
+      timeout: 5000,
+    })
+    return probe.status === 0
   })
-  return probe.status === 0
 }
 
-/** Answers of checkBubblewrap, each taken by the next bubblewrapWorks of the same program. */
-const checkedBubblewrap = new Map<string, boolean>()
-const bubblewrapProbeArguments = () => [...probeMountArguments(), '--', '/usr/bin/true']
+// The probe runs while the server starts: a stop then must not leave it behind.
+const bubblewrapProbeArguments = () => [
+  ...probeMountArguments(),
+  '--die-with-parent',
+  '--',
+  '/usr/bin/true',
+]
 
 /**
  * createSandbox's slow checks (bubblewrap works, the staged /etc) without blocking, run while the
@@ -129,7 +133,7 @@ export async function checkSandbox(input: {
     () => true,
     () => false,
   )
-  checkedBubblewrap.set(bubblewrapPath, works)
+  rememberCheck(`bubblewrap:${bubblewrapPath}`, works)
   if (!works) return
   // The user createSandbox gives boxes with full confinement (its `boxUser`).
   const isRoot = process.getuid?.() === 0
@@ -332,9 +336,16 @@ function serverUser() {
  */
 function checkBoxNode(tools: SandboxTools): string {
   const expected = process.version
-  if (!tools.bubblewrapPath) return `${expected} (the server's own; no sandbox)`
+  const { bubblewrapPath } = tools
+  if (!bubblewrapPath) return `${expected} (the server's own; no sandbox)`
+  const key = `box-node:${bubblewrapPath}:${tools.toolchain.hostPrefix}:${tools.unprivileged}`
+  return checkedOnce(key, () => runBoxNode(tools, bubblewrapPath, expected))
+}
+
+/** `node --version` in a sandbox as boxes get it: the toolchain's Node, or why not. */
+function runBoxNode(tools: SandboxTools, bubblewrapPath: string, expected: string): string {
   const probe = spawnSync(
-    tools.bubblewrapPath,
+    bubblewrapPath,
     [
       ...tools.rootArguments,
       '--unshare-pid',

@@ -11,6 +11,17 @@ import { boxEnvironment } from '../sandbox/box-environment.ts'
 
 const installTimeoutSeconds = 600
 const completeMarker = '.sprout-complete'
+const systemNpmrc = '/etc/npmrc'
+/**
+ * The machine's npm settings (Debian's npm reads `/etc/npmrc`: a proxy's certificate authority, a
+ * registry mirror). The pinned Node's npm reads the file under its own prefix instead, so without
+ * this a machine whose npm works fails the template's install. Not given to app code: a machine's
+ * npmrc may hold registry tokens.
+ */
+function systemNpmConfig(): Record<string, string> {
+  return existsSync(systemNpmrc) ? { npm_config_globalconfig: systemNpmrc } : {}
+}
+
 /** Only this install on the server's behalf uses the server's proxy; boxes do not get it. */
 const proxyVariables = [
   'HTTP_PROXY',
@@ -116,7 +127,7 @@ async function install(input: {
       ]),
       cwd: staging,
       // The server user's home keeps npm's download cache and .npmrc (registry settings).
-      env: boxEnvironment(staging, { HOME: os.homedir(), ...proxies }),
+      env: boxEnvironment(staging, { HOME: os.homedir(), ...proxies, ...systemNpmConfig() }),
       timeoutSeconds: installTimeoutSeconds,
     })
     if (result.exitCode !== 0) {

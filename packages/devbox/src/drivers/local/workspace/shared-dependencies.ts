@@ -6,6 +6,7 @@ import { chmod, chown, mkdir, readlink, rm, symlink, writeFile } from 'node:fs/p
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { DevboxLogger } from '../../../logger.ts'
+import { checkedOnce, checkOnFilesystem, rememberCheck } from '../machine-checks.ts'
 import { isMountPoint, unmountUnder } from '../sandbox/box-disk.ts'
 
 const runFile = promisify(execFile)
@@ -32,37 +33,36 @@ export type DependencySupport = { shared: true } | { shared: false; reason: stri
 /**
  * Whether overlays can be mounted here: Linux, root, and a probe mount of overlayfs under
  * `directory` (in a mount namespace of its own, so a kill meanwhile leaves nothing behind).
- * Takes the answer `checkDependencySupport` found for the same folder, if it ran.
+ * Probed once per process and filesystem; takes the answer `checkDependencySupport` found, if it
+ * ran.
  */
 export function detectDependencySupport(
   mode: DependencyMode,
   directory: string,
 ): DependencySupport {
-  const checked = checkedSupport.get(checkedKey(mode, directory))
-  checkedSupport.delete(checkedKey(mode, directory))
-  if (checked) return checked
   const refused = refusedWithoutProbe(mode)
   if (refused) return refused
-  const probe = overlayProbe(directory)
-  try {
-    probe.create()
-    return probe.answer(
-      spawnSync(probe.command, probe.args, {
-        cwd: probe.folder,
-        encoding: 'utf8',
-        timeout: 10_000,
-      }),
-    )
-  } catch (error) {
-    return { shared: false, reason: (error as Error).message }
-  } finally {
-    probe.remove()
-  }
+  return checkedOnce(overlayCheckKey(mode, directory), () => {
+    const probe = overlayProbe(directory)
+    try {
+      probe.create()
+      return probe.answer(
+        spawnSync(probe.command, probe.args, {
+          cwd: probe.folder,
+          encoding: 'utf8',
+          timeout: 10_000,
+        }),
+      )
+    } catch (error) {
+      return { shared: false, reason: (error as Error).message }
+    } finally {
+      probe.remove()
+    }
+  })
 }
 
-/** Answers of checkDependencySupport, each taken by the next detectDependencySupport. */
-const checkedSupport = new Map<string, DependencySupport>()
-const checkedKey = (mode: DependencyMode, directory: string) => `${mode}:${path.resolve(directory)}`
+const overlayCheckKey = (mode: DependencyMode, directory: string) =>
+  checkOnFilesystem(`overlay:${mode}`, directory)
 
 /**
  * detectDependencySupport's check without blocking: the server runs it while it opens its
@@ -98,7 +98,7 @@ export async function checkDependencySupport(
       probe.remove()
     }
   }
-  checkedSupport.set(checkedKey(mode, directory), support)
+  rememberCheck(overlayCheckKey(mode, directory), support)
 }
 
 function refusedWithoutProbe(mode: DependencyMode): DependencySupport | undefined {

@@ -1,0 +1,44 @@
+import { KubeConfig } from '@kubernetes/client-node'
+import { describe, it } from 'vitest'
+import { describeDriverContract } from '../../testing/driver-contract.ts'
+import { createKubernetesDriver } from './kubernetes-driver.ts'
+
+// The same contract against a real cluster: only under `npm run test:kubernetes`, which sets
+// SPROUT_TEST_KUBERNETES when KUBECONFIG names a cluster (decision 037). Sprout's side must reach
+// the pods' addresses (run it in the cluster, or where the pod network is routed), and the
+// cluster must have the box image (deploy/box-image/, not built yet).
+const environment = process.env
+const onCluster = environment.SPROUT_TEST_KUBERNETES === '1' && Boolean(environment.KUBECONFIG)
+
+if (onCluster) {
+  describeDriverContract({
+    name: "kubernetes (KUBECONFIG's cluster)",
+    createDriver: () => {
+      const kubeConfig = new KubeConfig()
+      kubeConfig.loadFromDefault()
+      return createKubernetesDriver({
+        kubeConfig,
+        settings: {
+          namespace: environment.KUBERNETES_NAMESPACE ?? 'sprout-boxes',
+          image: environment.KUBERNETES_BOX_IMAGE ?? 'sprout-box:latest',
+          runtimeClassName: environment.KUBERNETES_RUNTIME_CLASS || undefined,
+          diskMb: 1024,
+          memoryMb: 1024,
+          cpus: 1,
+          devServerPort: 3000,
+          templatesPath: '/opt/sprout/templates',
+          agentPath: '/opt/sprout/agent/packages/devbox/src/drivers/kubernetes/agent/box-agent.ts',
+          egressProxy: { labels: { 'app.kubernetes.io/name': 'sprout-egress-proxy' }, port: 3128 },
+          sproutLabels: { 'app.kubernetes.io/name': 'sprout' },
+        },
+        logger: console,
+      })
+    },
+    devServerPage: '<div id="root">',
+    startTimeoutMs: 300_000,
+  })
+} else {
+  describe("DevboxDriver contract: kubernetes (KUBECONFIG's cluster)", () => {
+    it.skip('runs only under `npm run test:kubernetes` with KUBECONFIG set (decision 037)', () => {})
+  })
+}

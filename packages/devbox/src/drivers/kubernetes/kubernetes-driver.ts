@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto'
+import { ApiException, CoreV1Api, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node'
+import type { DevboxDriver, PackType } from '../../devbox-driver.ts'
+import type { DevboxLogger } from '../../logger.ts'
+import {
+  assertBoxId,
+  type BoxManifestSettings,
+  boxNetworkPolicy,
+  boxResourceName,
+  workspaceClaim,
+} from './box-manifests.ts'
+import { ignoreNotFound } from './box-pod.ts'
+import { createKubernetesBox, type PodAddress, podAddress } from './kubernetes-box.ts'
+
+export type KubernetesDriverOptions = {
+  /** The cluster; KUBECONFIG, ~/.kube/config or the pod's service account when not given. */
+  kubeConfig?: KubeConfig
+  settings: BoxManifestSettings
+  /** The egress proxy's URL with a box's credentials (decision 039); none: boxes have no way out. */
+  egressProxyUrl?: (boxId: string) => Promise<string | undefined>
+  /** Where Sprout reaches a pod's dev server; the pod's IP unless told (tests: loopback). */
+  address?: PodAddress
+  logger: DevboxLogger
+}
+
+type Box = ReturnType<typeof createKubernetesBox>
+
+/**
+ * Dev boxes as pods (docs/architecture/scale-out.md "Dev boxes and production servers as pods",
+ * decision 037): a box is a claim holding its workspace, a default-deny network policy and a
+ * pod made from them whenever the box is used; suspend and shutdown delete the pod, destroy
+ * deletes all three.
+ */
+export function createKubernetesDriver(options: KubernetesDriverOptions): DevboxDriver {
+  const { settings } = options
+  const kubeConfig = options.kubeConfig ?? defaultKubeConfig()
+  const api = kubeConfig.makeApiClient(CoreV1Api)
+  const networking = kubeConfig.makeApiClient(NetworkingV1Api)
+  const access = { kubeConfig, api, settings, egressProxyUrl: options.egressProxyUrl }
+  const namespace = settings.namespace
+  const attached = new Map<string, Box>()
+
+  const ensurePolicy = (id: string) =>
+    networking
+      .createNamespacedNetworkPolicy({ namespace, body: boxNetworkPolicy(id, settings) })
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiException && error.code === 409)) throw error
+      })
+
+  const attach = (id: string, packType: PackType) => {
+    const box = createKubernetesBox(access, {
+      id,
+      packType,
+      address: options.address ?? podAddress,
+    })
+    attached.set(id, box)
+    return box
+  }
+
+  return {
+    provision: async (packType, provisionOptions) => {
+      const id = provisionOptions?.id ?? randomUUID()
+      assertBoxId(id)
+      await api
+        .createNamespacedPersistentVolumeClaim({ namespace, body: workspaceClaim(id, settings) })
+        .catch((error: unknown) => {
+          if (error instanceof ApiException && error.code === 409) {
+            throw new Error(`A box with id ${id} already exists`)
+          }
+          throw unreachable(error)
+        })
+      await ensurePolicy(id)
+      const box = attach(id, packType)
+      await box.initialize()
+      await box.box.devServer.start()
+      return box.box
+    },
+
+    open: async (id, packType, openOptions) => {
+      assertBoxId(id)
+      const claim = await api
+        .readNamespacedPersistentVolumeClaim({ namespace, name: boxResourceName(id) })
+        .catch((error: unknown) => {
+          if (error instanceof ApiException && error.code === 404) return undefined
+          throw unreachable(error)
+        })
+      if (!claim || claim.metadata?.deletionTimestamp) throw new Error(`Box ${id} does not exist`)
+      await attached.get(id)?.release(false)
+      await ensurePolicy(id)
+      const box = attach(id, packType)
+      await box.box.devServer.setEnvironment?.(openOptions?.env ?? {})
+      await box.box.devServer.start()
+      return box.box
+    },
+
+    destroy: async (id) => {
+      assertBoxId(id)
+      const box = attached.get(id)
+      attached.delete(id)
+      await box?.release(true)
+      const name = boxResourceName(id)
+      if (!box) {
+        await api.deleteNamespacedPod({ namespace, name }).catch(ignoreNotFound)
+      }
+      await networking.deleteNamespacedNetworkPolicy({ namespace, name }).catch(ignoreNotFound)
+      await api.deleteNamespacedPersistentVolumeClaim({ namespace, name }).catch(ignoreNotFound)
+    },
+
+    close: async (id) => {
+      const box = attached.get(id)
+      attached.delete(id)
+      await box?.release(false)
+    },
+
+    shutdown: async () => {
+      const boxes = [...attached.values()]
+      attached.clear()
+      // Nothing outlives the server: the pods go, the claims keep the workspaces.
+      await Promise.all(boxes.map((box) => box.release(true)))
+    },
+  }
+}
+
+/** The API server's own words when it answered; a plain message when it could not be reached. */
+function unreachable(error: unknown): Error {
+  if (error instanceof ApiException) return error
+  const reason = error instanceof Error ? error.message : String(error)
+  return new Error(`The Kubernetes API server could not be reached: ${reason}`)
+}
+
+function defaultKubeConfig() {
+  const kubeConfig = new KubeConfig()
+  kubeConfig.loadFromDefault()
+  return kubeConfig
+}
