@@ -1,6 +1,7 @@
-// Issue 31's figures: a box's create → ready and an exec round trip, through the kubernetes
-// driver (the test API server, whose kubelet runs pods as this machine's processes, and the
-// in-box agent) against the local driver's, on the same stand-in template.
+// Issue 31's figures: a box's create → ready, an exec round trip and a file read through the
+// kubernetes driver (the test API server, whose kubelet runs pods as this machine's processes,
+// and the in-box agent, at the pod's address and through port-forward; decision 040) against
+// the local driver's, on the same stand-in template.
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -65,36 +66,41 @@ export async function benchKubernetesDriver(): Promise<Record<string, string>> {
         logger: silentLogger,
       }),
     )
-    const server = await startTestApiServer({
-      rootDir: path.join(baseDirectory, 'cluster'),
-      imagePaths: [templates],
-    })
-    let pods: Timings
-    try {
-      pods = await measure(
-        createKubernetesDriver({
-          kubeConfig: server.kubeConfig(),
-          settings: testBoxSettings(templates),
-          address: publishedAddress,
-          logger: silentLogger,
-        }),
-      )
-    } finally {
-      await server.close()
+    const throughTestServer = async (reachPods: 'pod-address' | 'port-forward') => {
+      const server = await startTestApiServer({
+        rootDir: path.join(baseDirectory, `cluster-${reachPods}`),
+        imagePaths: [templates],
+      })
+      try {
+        return await measure(
+          createKubernetesDriver({
+            kubeConfig: server.kubeConfig(),
+            settings: testBoxSettings(templates),
+            address: publishedAddress,
+            reachPods,
+            logger: silentLogger,
+          }),
+        )
+      } finally {
+        await server.close()
+      }
     }
-    const ratio = (key: keyof Timings) =>
-      `${(quantile(pods[key], 0.5) / quantile(local[key], 0.5)).toFixed(1)}×`
-    figures[`box create → dev server ready, local driver (p50 / p95, n=${boxes})`] = p50AndP95(
-      local.ready,
-    )
-    figures['… kubernetes driver, test API server (p50 / p95)'] =
-      `${p50AndP95(pods.ready)} (${ratio('ready')})`
-    figures[`exec \`true\` round trip, local (p50 / p95, n=${rounds})`] = p50AndP95(local.exec)
-    figures['… kubernetes, exec through the API server (p50 / p95)'] =
-      `${p50AndP95(pods.exec)} (${ratio('exec')})`
-    figures[`file read, local (p50 / p95, n=${rounds})`] = p50AndP95(local.read)
-    figures['… kubernetes, through the in-box agent (p50 / p95)'] =
-      `${p50AndP95(pods.read)} (${ratio('read')})`
+    const pods = await throughTestServer('pod-address')
+    const forwarded = await throughTestServer('port-forward')
+    const ratio = (timings: Timings, key: keyof Timings) =>
+      `${(quantile(timings[key], 0.5) / quantile(local[key], 0.5)).toFixed(1)}×`
+    const rows: [keyof Timings, string, number][] = [
+      ['ready', 'box create → dev server ready', boxes],
+      ['exec', 'exec `true` round trip', rounds],
+      ['read', 'file read', rounds],
+    ]
+    for (const [key, title, count] of rows) {
+      figures[`${title}, local driver (p50 / p95, n=${count})`] = p50AndP95(local[key])
+      figures[`${title}, kubernetes: the in-box agent at the pod's address (p50 / p95)`] =
+        `${p50AndP95(pods[key])} (${ratio(pods, key)})`
+      figures[`${title}, kubernetes: the in-box agent through port-forward (p50 / p95)`] =
+        `${p50AndP95(forwarded[key])} (${ratio(forwarded, key)})`
+    }
   } finally {
     await rm(baseDirectory, { recursive: true, force: true, maxRetries: 3 })
   }

@@ -104,6 +104,7 @@ describe('parseConfig', () => {
         boxImage: 'sprout-box:latest',
         runtimeClass: undefined,
         egressProxy: 'sprout-egress-proxy:3128',
+        reachPods: 'pod-address',
       },
     })
     const pods = parseConfig({
@@ -112,6 +113,7 @@ describe('parseConfig', () => {
       KUBERNETES_BOX_IMAGE: 'registry.example.com/sprout-box:1',
       KUBERNETES_RUNTIME_CLASS: 'gvisor',
       KUBERNETES_EGRESS_PROXY: 'proxy.team-a.svc:3128',
+      KUBERNETES_REACH_PODS: 'port-forward',
     }).devbox
     expect(pods.driver).toBe('kubernetes')
     expect(pods.kubernetes).toEqual({
@@ -119,6 +121,7 @@ describe('parseConfig', () => {
       boxImage: 'registry.example.com/sprout-box:1',
       runtimeClass: 'gvisor',
       egressProxy: 'proxy.team-a.svc:3128',
+      reachPods: 'port-forward',
     })
     for (const [name, value] of [
       ['DEVBOX_DRIVER', 'docker'],
@@ -127,6 +130,7 @@ describe('parseConfig', () => {
       ['KUBERNETES_EGRESS_PROXY', 'sprout-egress-proxy'],
       ['KUBERNETES_EGRESS_PROXY', 'http://proxy:3128'],
       ['KUBERNETES_EGRESS_PROXY', 'proxy:3128\nx'],
+      ['KUBERNETES_REACH_PODS', 'tunnel'],
     ] as const) {
       expect(() => parseConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name))
     }

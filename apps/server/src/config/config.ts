@@ -176,6 +176,9 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5}$/, 'must be host:port')
     .default('sprout-egress-proxy:3128'),
+  // How Sprout reaches a pod's agent and dev server: at its address from inside the cluster, or
+  // through the API server's port-forward from outside it (docs/decisions/040-resident-box-agent.md).
+  KUBERNETES_REACH_PODS: z.enum(['pod-address', 'port-forward']).default('pod-address'),
   // Set by npm when Sprout runs through `npm start`: the registry boxes may reach with DEVBOX_EGRESS=registry.
   npm_config_registry: z.string().url().default('https://registry.npmjs.org/'),
   // Private or loopback git hosts 'Push to Git' may reach (host or host:port, comma-separated).
@@ -284,6 +287,7 @@ export type Config = {
       runtimeClass: string | undefined
       /** host:port of the egress proxy's Service. */
       egressProxy: string
+      reachPods: 'pod-address' | 'port-forward'
     }
   }
   /** Where the agent's web_search goes; the tool is not offered when none is set. */
@@ -425,6 +429,7 @@ function devboxConfigOf(values: z.output<typeof environmentSchema>): Config['dev
       boxImage: values.KUBERNETES_BOX_IMAGE,
       runtimeClass: values.KUBERNETES_RUNTIME_CLASS,
       egressProxy: values.KUBERNETES_EGRESS_PROXY,
+      reachPods: values.KUBERNETES_REACH_PODS,
     },
   }
 }

@@ -39,3 +39,11 @@ export function proxyCredentialOf(header: string | undefined): string | undefine
   if ([...decoded].some((character) => character < ' ' || character === '\x7f')) return undefined
   return decoded
 }
+
+/**
+ * The token a box's in-box agent answers to (decision 040): from the same key as its identity,
+ * for another purpose, so neither token opens what the other does.
+ */
+export function boxAgentToken(key: Buffer, boxId: string): string {
+  return createHmac('sha256', key).update(`agent\n${boxId}`).digest('base64url')
+}

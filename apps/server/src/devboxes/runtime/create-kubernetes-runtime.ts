@@ -11,7 +11,7 @@ import {
   createKubernetesDriver,
   type KubernetesDriverOptions,
 } from '@sprout/devbox/drivers/kubernetes/kubernetes-driver.ts'
-import { boxIdentityToken } from '@sprout/devbox/egress/box-identity.ts'
+import { boxAgentToken, boxIdentityToken } from '@sprout/devbox/egress/box-identity.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import type { DevboxConfinement } from '@sprout/protocol/api/applications.ts'
 import { boxesHomeOf } from '../../config/boxes-home.ts'
@@ -122,11 +122,13 @@ export function createKubernetesDevboxRuntime(
     kubeConfig: options.kubeConfig,
     settings: { ...boxSettingsOf(config), ...options.imagePaths },
     address: options.address,
+    reachPods: config.devbox.kubernetes.reachPods,
     egressProxyUrl: egressProxyUrlOf(
       config.devbox.kubernetes.egressProxy,
       options.identityKey,
       logger,
     ),
+    agentToken: (boxId) => boxAgentToken(options.identityKey, boxId),
     logger,
   })
   const confinement = podConfinement(config)

@@ -2,7 +2,7 @@ import { createOutputCollector } from '../../command-output.ts'
 import type { ExecOptions, ExecResult, WorkspacePathErrorCode } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
 import { workspacePathComponents } from '../local/workspace/workspace-path.ts'
-import type { PodExecInput } from './pod-exec.ts'
+import type { BoxRunInput } from './box-agent-client.ts'
 
 const maxTimeoutSeconds = 60 * 60
 const environmentName = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -11,7 +11,7 @@ const environmentName = /^[A-Za-z_][A-Za-z0-9_]*$/
  * Run in the pod with the working directory and the command as $1 and $2. The directory must
  * stay inside the workspace once links are resolved; the command runs in a session of its own
  * whose id goes out on stderr, so a timeout or abort kills its whole process group through
- * another exec, and whatever it left running is killed when it ends, as local boxes do
+ * another run, and whatever it left running is killed when it ends, as local boxes do
  * (run-command.ts). Its stdout and stderr both go to stdout; stderr carries only these lines.
  */
 const wrapper = [
@@ -21,7 +21,7 @@ const wrapper = [
   `exec setsid -w bash -c 'echo "sprout:group $$" >&2; bash -lc "$1" 2>&1 </dev/null; echo "sprout:exit $?" >&2; kill -KILL 0' sprout-command "$2"`,
 ].join('\n')
 
-type RunInPod = (input: Omit<PodExecInput, 'namespace' | 'pod'>) => Promise<number>
+type RunInPod = (input: BoxRunInput) => Promise<number>
 
 /** `box.exec` of a pod: `bash -lc command` in the workspace, as ExecOptions describe it. */
 export function createBoxCommand(run: RunInPod, stopAll: () => AbortSignal) {

@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { devServerAnswers } from '../../dev-server-request.ts'
 import type { Devbox, DevServerStatus, DevServerTarget } from '../../devbox-driver.ts'
-import type { PodExecInput } from './pod-exec.ts'
+import type { BoxRunInput } from './box-agent-client.ts'
 
-type RunInPod = (input: Omit<PodExecInput, 'namespace' | 'pod'>) => Promise<number>
+type RunInPod = (input: BoxRunInput) => Promise<number>
 
 const startTimeoutMs = 60_000
 
@@ -29,7 +29,7 @@ const stopScript = [
 const logsScript = 'tail -c 20000 "$SPROUT_RUN_DIR/dev-server.log" 2>/dev/null; true'
 
 /**
- * The dev server of a pod box, driven through exec. `address` is where Sprout reaches the pod's
+ * The dev server of a pod box, driven through the agent's commands. `address` is where Sprout reaches the pod's
  * dev-server port (the pod's IP inside the cluster); undefined while the pod is not running.
  */
 export function createBoxDevServer(input: {

@@ -1,3 +1,4 @@
+import { agentPort } from './agent/agent-protocol.ts'
 import type { BoxManifestSettings } from './box-manifests.ts'
 
 /**
@@ -21,9 +22,10 @@ export const boxDevServerPort = 3000
 /** Everything of a box's manifests that comes from the image and the base, not the settings. */
 export const boxImageSettings: Pick<
   BoxManifestSettings,
-  'templatesPath' | 'agentPath' | 'egressProxy' | 'sproutLabels' | 'devServerPort'
+  'templatesPath' | 'agentPath' | 'egressProxy' | 'sproutLabels' | 'devServerPort' | 'agentPort'
 > = {
   ...boxImagePaths,
+  agentPort,
   egressProxy: clusterLabels.egressProxy,
   sproutLabels: clusterLabels.sprout,
   devServerPort: boxDevServerPort,

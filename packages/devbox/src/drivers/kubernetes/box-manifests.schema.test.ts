@@ -26,9 +26,10 @@ it("sends a claim, a pod and a network policy that Kubernetes' schemas accept", 
     await kubeConfig
       .makeApiClient(NetworkingV1Api)
       .createNamespacedNetworkPolicy({ namespace, body: boxNetworkPolicy('schema', settings) })
-    await kubeConfig
-      .makeApiClient(CoreV1Api)
-      .createNamespacedPod({ namespace, body: boxPod('schema', settings) })
+    await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({
+      namespace,
+      body: boxPod('schema', settings, { agentToken: 'schema-agent-token-0123456789' }),
+    })
     // Running, so no folder of it is still being made when the server closes.
     await waitFor(async () => {
       const pod = await kubeConfig

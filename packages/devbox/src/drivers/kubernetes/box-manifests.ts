@@ -1,5 +1,6 @@
 import type { V1NetworkPolicy, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node'
 import { proxyVariables } from '../../egress/proxy-variables.ts'
+import { agentPortVariable, agentTokenVariable } from './agent/agent-protocol.ts'
 
 /** What every box of a Sprout installation shares (docs/architecture/scale-out.md, decision 037). */
 export type BoxManifestSettings = {
@@ -14,6 +15,8 @@ export type BoxManifestSettings = {
   cpus: number
   /** The port the dev server listens on inside the pod. */
   devServerPort: number
+  /** The port the in-box agent, the pod's main process, listens on (decision 040). */
+  agentPort: number
   /** Folder of templates/{packType} in the image. */
   templatesPath: string
   /** The in-box agent's entry in the image. */
@@ -65,10 +68,16 @@ export function workspaceClaim(id: string, settings: BoxManifestSettings): V1Per
  * The box's pod: non-root, no privilege escalation, no capability, the runtime's seccomp
  * profile, a read-only root with the workspace claim and a scratch /tmp writable, no service
  * account token, and the local boxes' limits as its resources (decision 012, issue 31).
- * `proxyUrl` is the egress proxy's address with the box's credentials (decision 039): the only
- * way out its network policy leaves.
+ * Its main process is the in-box agent, which only the holder of `agentToken` may call
+ * (decision 040). `proxyUrl` is the egress proxy's address with the box's credentials (decision
+ * 039): the only way out its network policy leaves.
  */
-export function boxPod(id: string, settings: BoxManifestSettings, proxyUrl?: string): V1Pod {
+export function boxPod(
+  id: string,
+  settings: BoxManifestSettings,
+  access: { agentToken: string; proxyUrl?: string },
+): V1Pod {
+  const { proxyUrl } = access
   const memory = `${settings.memoryMb}Mi`
   const cpu = String(settings.cpus)
   return {
@@ -92,8 +101,8 @@ export function boxPod(id: string, settings: BoxManifestSettings, proxyUrl?: str
         {
           name: 'box',
           image: settings.image,
-          // Idles until deleted; commands and the dev server come through exec (decision 037).
-          command: ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'],
+          // Commands, files and the dev server come through the agent (decision 040).
+          command: ['node', settings.agentPath],
           workingDir: workspaceMountPath,
           env: [
             { name: 'PORT', value: String(settings.devServerPort) },
@@ -102,6 +111,8 @@ export function boxPod(id: string, settings: BoxManifestSettings, proxyUrl?: str
             { name: 'HOME', value: '/tmp/home' },
             { name: 'SPROUT_RUN_DIR', value: '/tmp/sprout' },
             { name: 'SPROUT_TEMPLATES', value: settings.templatesPath },
+            { name: agentPortVariable, value: String(settings.agentPort) },
+            { name: agentTokenVariable, value: access.agentToken },
             // Node's compiled (and type-stripped) modules kept for the agent's next start: about
             // a third of its start-up on a loaded machine (decision 037).
             { name: 'NODE_COMPILE_CACHE', value: '/tmp/node-compile-cache' },
@@ -110,7 +121,10 @@ export function boxPod(id: string, settings: BoxManifestSettings, proxyUrl?: str
               value,
             })),
           ],
-          ports: [{ name: 'dev-server', containerPort: settings.devServerPort, protocol: 'TCP' }],
+          ports: [
+            { name: 'dev-server', containerPort: settings.devServerPort, protocol: 'TCP' },
+            { name: 'agent', containerPort: settings.agentPort, protocol: 'TCP' },
+          ],
           resources: { requests: { cpu, memory }, limits: { cpu, memory } },
           securityContext: {
             allowPrivilegeEscalation: false,
@@ -134,7 +148,8 @@ export function boxPod(id: string, settings: BoxManifestSettings, proxyUrl?: str
 }
 
 /**
- * Default deny for the box's pod: in, only Sprout's pods to the dev server's port; out, only the
+ * Default deny for the box's pod: in, only Sprout's pods to the dev server's and the agent's
+ * ports; out, only the
  * egress proxy (no cluster DNS, no other pod, no Sprout; docs/architecture/scale-out.md).
  */
 export function boxNetworkPolicy(id: string, settings: BoxManifestSettings): V1NetworkPolicy {
@@ -148,7 +163,10 @@ export function boxNetworkPolicy(id: string, settings: BoxManifestSettings): V1N
       ingress: [
         {
           _from: [{ podSelector: { matchLabels: settings.sproutLabels } }],
-          ports: [{ protocol: 'TCP', port: settings.devServerPort }],
+          ports: [
+            { protocol: 'TCP', port: settings.devServerPort },
+            { protocol: 'TCP', port: settings.agentPort },
+          ],
         },
       ],
       egress: [

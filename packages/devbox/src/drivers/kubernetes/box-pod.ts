@@ -8,7 +8,6 @@ import {
 } from '@kubernetes/client-node'
 import type { BoxManifestSettings } from './box-manifests.ts'
 import { boxPod, boxResourceName } from './box-manifests.ts'
-import { execInPod, type PodExecInput } from './pod-exec.ts'
 
 const podStartTimeoutMs = 120_000
 const watchRetryMs = 250
@@ -19,6 +18,11 @@ export type BoxPodAccess = {
   settings: BoxManifestSettings
   /** The egress proxy's URL with this box's credentials (decision 039); none: no way out. */
   egressProxyUrl?: (boxId: string) => Promise<string | undefined>
+  /** The token the box's agent answers to (decision 040). */
+  agentToken: (boxId: string) => string
+  /** Told of each pod once it runs and once it is gone (port-forward listeners; decision 040). */
+  podRunning?: (pod: V1Pod) => Promise<void>
+  podGone?: (namespace: string, name: string) => void
 }
 
 /**
@@ -41,7 +45,7 @@ export function createBoxPod(access: BoxPodAccess, id: string, onCreated: () => 
     }
     if (!pod) {
       const proxyUrl = await access.egressProxyUrl?.(id)
-      const body = boxPod(id, settings, proxyUrl)
+      const body = boxPod(id, settings, { proxyUrl, agentToken: access.agentToken(id) })
       await api.createNamespacedPod({ namespace, body }).catch((error) => {
         if (!(error instanceof ApiException && error.code === 409)) throw error
       })
@@ -53,6 +57,7 @@ export function createBoxPod(access: BoxPodAccess, id: string, onCreated: () => 
       (next) => next?.status?.phase === 'Running' && next.status.podIP !== undefined,
     )
     if (!running) throw new Error(`The pod of box ${id} is gone`)
+    await access.podRunning?.(running)
     current = running
     return running
   }
@@ -69,14 +74,11 @@ export function createBoxPod(access: BoxPodAccess, id: string, onCreated: () => 
     ensureRunning,
     /** The pod as last seen running, for its address. */
     current: () => current,
-    run: async (input: Omit<PodExecInput, 'namespace' | 'pod'>): Promise<number> => {
-      await ensureRunning()
-      return execInPod(access.kubeConfig, { ...input, namespace, pod: name })
-    },
     remove: async () => {
       current = undefined
       await api.deleteNamespacedPod({ namespace, name }).catch(ignoreNotFound)
       await waitForPod(access, name, (next) => next === undefined)
+      access.podGone?.(namespace, name)
     },
   }
 }

@@ -104,12 +104,11 @@ describe('deploy/kubernetes/', () => {
     }
   })
 
-  it('grants Sprout its namespace only: pods, exec, port-forward, logs, claims, policies', () => {
+  it('grants Sprout its namespace only: pods, port-forward, logs, claims, policies; no exec', () => {
     expect(manifests.map((manifest) => manifest.kind)).not.toContain('ClusterRole')
     expect(manifests.map((manifest) => manifest.kind)).not.toContain('ClusterRoleBinding')
     const allowed: Record<string, string[]> = {
       pods: ['create', 'get', 'list', 'watch', 'delete'],
-      'pods/exec': ['create', 'get'],
       'pods/portforward': ['create', 'get'],
       'pods/log': ['get'],
       persistentvolumeclaims: ['create', 'get', 'delete'],

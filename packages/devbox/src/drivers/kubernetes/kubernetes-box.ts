@@ -1,6 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node'
 import type { Devbox, PackType } from '../../devbox-driver.ts'
 import { checkpointWorkspace } from '../local/workspace/checkpoint.ts'
+import { createAgentClient } from './box-agent-client.ts'
 import { createBoxCommand } from './box-command.ts'
 import { createBoxDevServer } from './box-dev-server.ts'
 import { createBoxFiles } from './box-files.ts'
@@ -34,15 +35,24 @@ export function createKubernetesBox(
   const { id, packType } = options
   let stopAll = new AbortController()
   const pod = createBoxPod(access, id, () => dev.podReplaced())
+  const agent = createAgentClient({
+    token: access.agentToken(id),
+    address: async () => {
+      const running = await pod.ensureRunning()
+      const address = options.address(running, access.settings.agentPort)
+      if (!address) throw new Error(`The pod of box ${id} has no address yet`)
+      return address
+    },
+  })
   const dev = createBoxDevServer({
     id,
-    run: pod.run,
+    run: agent.run,
     address: () => {
       const current = pod.current()
       return current && options.address(current, access.settings.devServerPort)
     },
   })
-  const exec = createBoxCommand(pod.run, () => stopAll.signal)
+  const exec = createBoxCommand(agent.run, () => stopAll.signal)
   const stopCommands = () => {
     stopAll.abort()
     stopAll = new AbortController()
@@ -53,8 +63,8 @@ export function createKubernetesBox(
     packType,
     // A path inside the pod, not on Sprout's disk (docs/architecture/scale-out.md).
     workspacePath: workspaceMountPath,
-    files: createBoxFiles(pod.run, access.settings.agentPath),
-    copyFolderOut: createBoxFolderOut(pod.run, access.settings.agentPath),
+    files: createBoxFiles(agent.files),
+    copyFolderOut: createBoxFolderOut(agent.pack),
     exec,
     devServer: dev.devServer,
     checkpoint: (message) => checkpointWorkspace(exec, message),
@@ -62,6 +72,7 @@ export function createKubernetesBox(
       stopCommands()
       dev.forget()
       await pod.remove()
+      agent.close()
     },
   }
 
@@ -69,7 +80,7 @@ export function createKubernetesBox(
     box,
     initialize: async () => {
       const output: Buffer[] = []
-      const exitCode = await pod.run({
+      const exitCode = await agent.run({
         command: ['sh', '-c', initializeScript, 'sprout-initialize', packType],
         onStdout: (data) => output.push(data),
         onStderr: (data) => output.push(data),
@@ -86,6 +97,7 @@ export function createKubernetesBox(
       if (removePod) {
         dev.forget()
         await pod.remove()
+        agent.close()
       } else if (pod.current()) {
         await dev.devServer.stop().catch(() => dev.forget())
       }

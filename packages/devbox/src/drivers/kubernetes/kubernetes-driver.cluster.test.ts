@@ -18,6 +18,9 @@ if (onCluster) {
       kubeConfig.loadFromDefault()
       return createKubernetesDriver({
         kubeConfig,
+        // From a machine outside the cluster, pods are reached through the API server.
+        reachPods:
+          environment.KUBERNETES_REACH_PODS === 'pod-address' ? 'pod-address' : 'port-forward',
         settings: {
           namespace: environment.KUBERNETES_NAMESPACE ?? 'sprout-boxes',
           image: environment.KUBERNETES_BOX_IMAGE ?? 'sprout-box:latest',
@@ -26,6 +29,7 @@ if (onCluster) {
           memoryMb: 1024,
           cpus: 1,
           devServerPort: 3000,
+          agentPort: 7070,
           templatesPath: '/opt/sprout/templates',
           agentPath: '/opt/sprout/agent/packages/devbox/src/drivers/kubernetes/agent/box-agent.ts',
           egressProxy: { labels: { 'app.kubernetes.io/name': 'sprout-egress-proxy' }, port: 3128 },

@@ -80,7 +80,12 @@ describe('the kubernetes driver when things fail', () => {
   it('opens a dropped watch again from the last resourceVersion it saw', async () => {
     const kubeConfig = server.kubeConfig()
     const api = kubeConfig.makeApiClient(CoreV1Api)
-    const access = { kubeConfig, api, settings: testBoxSettings(templates) }
+    const access = {
+      kubeConfig,
+      api,
+      settings: testBoxSettings(templates),
+      agentToken: () => 'unused',
+    }
     const watchesOfLate = () =>
       server.requests.filter(
         (request) => request.includes('watch=true') && request.includes('late'),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { ApiException, CoreV1Api, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node'
 import type { DevboxDriver, PackType } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
@@ -11,6 +11,7 @@ import {
 } from './box-manifests.ts'
 import { ignoreNotFound } from './box-pod.ts'
 import { createKubernetesBox, type PodAddress, podAddress } from './kubernetes-box.ts'
+import { createPortForwarder } from './pod-port-forward.ts'
 
 export type KubernetesDriverOptions = {
   /** The cluster; KUBECONFIG, ~/.kube/config or the pod's service account when not given. */
@@ -18,7 +19,17 @@ export type KubernetesDriverOptions = {
   settings: BoxManifestSettings
   /** The egress proxy's URL with a box's credentials (decision 039); none: boxes have no way out. */
   egressProxyUrl?: (boxId: string) => Promise<string | undefined>
-  /** Where Sprout reaches a pod's dev server; the pod's IP unless told (tests: loopback). */
+  /**
+   * The token a box's agent answers to (decision 040): the same for every instance of Sprout, so
+   * derived from their shared secret; a key of this driver's own when not given (one process).
+   */
+  agentToken?: (boxId: string) => string
+  /**
+   * How Sprout reaches a pod's ports: its IP (inside the cluster, the default), or through the
+   * API server's port-forward (KUBERNETES_REACH_PODS=port-forward, from outside it).
+   */
+  reachPods?: 'pod-address' | 'port-forward'
+  /** Where Sprout reaches a pod's ports by address; the pod's IP unless told (tests: loopback). */
   address?: PodAddress
   logger: DevboxLogger
 }
@@ -36,7 +47,20 @@ export function createKubernetesDriver(options: KubernetesDriverOptions): Devbox
   const kubeConfig = options.kubeConfig ?? defaultKubeConfig()
   const api = kubeConfig.makeApiClient(CoreV1Api)
   const networking = kubeConfig.makeApiClient(NetworkingV1Api)
-  const access = { kubeConfig, api, settings, egressProxyUrl: options.egressProxyUrl }
+  const forwarder =
+    options.reachPods === 'port-forward'
+      ? createPortForwarder(kubeConfig, [settings.devServerPort, settings.agentPort])
+      : undefined
+  const access = {
+    kubeConfig,
+    api,
+    settings,
+    egressProxyUrl: options.egressProxyUrl,
+    agentToken: options.agentToken ?? tokensOfOwnKey(),
+    podRunning: forwarder?.open,
+    podGone: forwarder?.close,
+  }
+  const address = forwarder?.address ?? options.address ?? podAddress
   const namespace = settings.namespace
   const attached = new Map<string, Box>()
 
@@ -51,7 +75,7 @@ export function createKubernetesDriver(options: KubernetesDriverOptions): Devbox
     const box = createKubernetesBox(access, {
       id,
       packType,
-      address: options.address ?? podAddress,
+      address,
     })
     attached.set(id, box)
     return box
@@ -117,6 +141,7 @@ export function createKubernetesDriver(options: KubernetesDriverOptions): Devbox
       attached.clear()
       // Nothing outlives the server: the pods go, the claims keep the workspaces.
       await Promise.all(boxes.map((box) => box.release(true)))
+      forwarder?.closeAll()
     },
   }
 }
@@ -126,6 +151,11 @@ function unreachable(error: unknown): Error {
   if (error instanceof ApiException) return error
   const reason = error instanceof Error ? error.message : String(error)
   return new Error(`The Kubernetes API server could not be reached: ${reason}`)
+}
+
+function tokensOfOwnKey() {
+  const key = randomBytes(32)
+  return (boxId: string) => createHmac('sha256', key).update(`agent\n${boxId}`).digest('base64url')
 }
 
 function defaultKubeConfig() {

@@ -169,6 +169,38 @@ describe('the test Kubernetes API server', () => {
     ])
   })
 
+  it('forwards a port as kubelet does, and refuses what kubelet refuses', async () => {
+    // The happy path carries the driver contract through port-forward (decision 040).
+    const forward = (query: string, protocol: string) =>
+      new WebSocket(
+        `${server.url.replace('http', 'ws')}/api/v1/namespaces/${namespace}/pods/third/portforward?${query}`,
+        [protocol],
+        { headers: { authorization: 'Bearer sprout-test-token' } },
+      )
+    const frames = await new Promise<Buffer[]>((resolve) => {
+      const received: Buffer[] = []
+      const socket = forward('ports=3999', 'v4.channel.k8s.io')
+      socket.on('message', (data: Buffer) => received.push(data))
+      socket.on('close', () => resolve(received))
+    })
+    // A port nothing listens on: both channels open with it (two little-endian bytes), then the
+    // error channel says why, then the socket ends.
+    expect(frames.slice(0, 2).map((frame) => [...frame])).toEqual([
+      [0, 0x9f, 0x0f],
+      [1, 0x9f, 0x0f],
+    ])
+    expect(frames[2]?.[0]).toBe(1)
+    expect(frames[2]?.subarray(1).toString()).toContain('3999')
+    const statusOf = (socket: WebSocket) =>
+      new Promise<number>((resolve) => {
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0))
+        socket.on('error', () => {})
+      })
+    expect(await statusOf(forward('ports=3000', 'v5.channel.k8s.io'))).toBe(400)
+    expect(await statusOf(forward('ports=3000,3001', 'v4.channel.k8s.io'))).toBe(400)
+    expect(await statusOf(forward('ports=0', 'v4.channel.k8s.io'))).toBe(400)
+  })
+
   it('refuses a request without its token, a huge body and a watch from a version it never had', async () => {
     const base = `${server.url}/api/v1/namespaces/${namespace}/pods`
     expect((await fetch(base)).status).toBe(401)

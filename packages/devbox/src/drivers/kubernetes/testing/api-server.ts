@@ -4,6 +4,7 @@ import { KubeConfig, type V1Pod } from '@kubernetes/client-node'
 import { createExecEndpoint } from './api-server-exec.ts'
 import { createKubelet } from './api-server-kubelet.ts'
 import { portsAnnotation } from './api-server-pod-host.ts'
+import { createPortForwardEndpoint } from './api-server-port-forward.ts'
 import { handleRest, parseResourcePath, sendJson } from './api-server-rest.ts'
 import { createResourceStore } from './api-server-store.ts'
 
@@ -38,6 +39,7 @@ export async function startTestApiServer(options: {
   const store = createResourceStore()
   const kubelet = createKubelet(store, options.rootDir, options.imagePaths ?? [])
   const exec = createExecEndpoint(kubelet.hostOf)
+  const portForward = createPortForwardEndpoint(kubelet.hostOf)
   const requests: string[] = []
   const created: unknown[] = []
   const watches = new Set<http.ServerResponse>()
@@ -72,13 +74,14 @@ export async function startTestApiServer(options: {
     if (
       !authorized(request) ||
       parsed?.resource !== 'pods' ||
-      parsed.subresource !== 'exec' ||
+      (parsed.subresource !== 'exec' && parsed.subresource !== 'portforward') ||
       !parsed.name
     ) {
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
       return
     }
-    exec.upgrade(request, socket, head, parsed.namespace, parsed.name)
+    const endpoint = parsed.subresource === 'exec' ? exec : portForward
+    endpoint.upgrade(request, socket, head, parsed.namespace, parsed.name)
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -105,6 +108,7 @@ export async function startTestApiServer(options: {
     },
     close: async () => {
       exec.close()
+      portForward.close()
       await kubelet.stop()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

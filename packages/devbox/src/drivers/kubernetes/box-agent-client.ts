@@ -1,0 +1,182 @@
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { text } from 'node:stream/consumers'
+import { setTimeout as delay } from 'node:timers/promises'
+import type { WorkspacePathErrorCode } from '../../devbox-driver.ts'
+import { WorkspacePathError } from '../../devbox-driver.ts'
+import {
+  createFrameReader,
+  type FilesRequest,
+  type RunEnd,
+  type RunRequest,
+  runChannel,
+} from './agent/agent-protocol.ts'
+
+/** A command in the box: argv, what goes on stdin, where its output goes; resolves its exit code. */
+export type BoxRunInput = {
+  command: string[]
+  stdin?: Buffer
+  onStdout: (data: Buffer) => void
+  onStderr?: (data: Buffer) => void
+}
+
+/** Thrown when the agent could not run a command at all (no such program, no agent). */
+export class BoxRunError extends Error {
+  override name = 'BoxRunError'
+}
+
+type AgentErrorBody = { error?: { message: string; code?: WorkspacePathErrorCode } }
+
+/** An agent just started (a new pod) refuses connections for a moment: this long, at most. */
+const agentStartMs = 30_000
+const refusedCodes = new Set(['ECONNREFUSED', 'EHOSTUNREACH'])
+
+/**
+ * Sprout's side of one box's in-box agent (agent/, decision 040): kept-alive HTTP to the pod's
+ * agent port, wherever `address` finds it once the pod runs.
+ */
+export function createAgentClient(input: {
+  address: () => Promise<{ host: string; port: number }>
+  token: string
+}) {
+  // Idle connections close before the agent's own keep-alive timeout (60 s) would.
+  const connections = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 })
+  const headers = { authorization: `Bearer ${input.token}` }
+
+  // The address whose agent answered its health check: a new pod's is checked before use, since
+  // through a port-forward a port nobody listens on yet is a hang-up, not a refusal.
+  let answering: string | undefined
+  const whenAnswering = async (host: string, port: number) => {
+    const key = `${host}:${port}`
+    const deadline = Date.now() + agentStartMs
+    while (answering !== key) {
+      if (await answersHealth(host, port)) answering = key
+      else if (Date.now() > deadline) {
+        throw new BoxRunError(
+          `The box's agent did not answer at ${key} within ${agentStartMs / 1000} s`,
+        )
+      } else await delay(100)
+    }
+  }
+
+  const send = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<IncomingMessage> => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+    const deadline = Date.now() + agentStartMs
+    for (;;) {
+      const { host, port } = await input.address()
+      await whenAnswering(host, port)
+      let reused = false
+      try {
+        return await new Promise<IncomingMessage>((resolve, reject) => {
+          const request = httpRequest(
+            {
+              host,
+              port,
+              method,
+              path,
+              agent: connections,
+              headers: {
+                ...headers,
+                ...(payload
+                  ? { 'content-type': 'application/json', 'content-length': payload.length }
+                  : {}),
+              },
+            },
+            resolve,
+          )
+          request.on('error', (error) => {
+            reused = request.reusedSocket
+            reject(error)
+          })
+          request.end(payload)
+        })
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? ''
+        // A kept-alive connection the agent closed meanwhile: sent again, unless it ran a command.
+        const resentSafely = code === 'ECONNRESET' && reused && path !== '/run'
+        if (refusedCodes.has(code)) answering = undefined
+        if ((!refusedCodes.has(code) && !resentSafely) || Date.now() > deadline) {
+          throw new BoxRunError(`The box's agent could not be reached: ${(error as Error).message}`)
+        }
+        await delay(100)
+      }
+    }
+  }
+
+  const files = async (operation: string, argument: FilesRequest): Promise<unknown> => {
+    const response = await send('POST', `/files/${operation}`, argument)
+    const printed = await text(response)
+    let answer: AgentErrorBody & { value?: unknown }
+    try {
+      answer = JSON.parse(printed)
+    } catch {
+      throw new Error(
+        `The box's agent answered ${operation} with no answer: ${printed.slice(0, 500)}`,
+      )
+    }
+    if (answer.error) throw agentError(answer.error)
+    return answer.value
+  }
+
+  return {
+    files,
+
+    run: async (run: BoxRunInput): Promise<number> => {
+      const body: RunRequest = { command: run.command, stdin: run.stdin?.toString('base64') }
+      const response = await send('POST', '/run', body)
+      if (response.statusCode !== 200) {
+        throw new BoxRunError(`The box's agent refused the command: ${await text(response)}`)
+      }
+      let end: RunEnd | undefined
+      const read = createFrameReader((channel, payload) => {
+        if (channel === runChannel.stdout) run.onStdout(payload)
+        else if (channel === runChannel.stderr) run.onStderr?.(payload)
+        else if (channel === runChannel.end) end = JSON.parse(payload.toString('utf8')) as RunEnd
+      })
+      for await (const chunk of response) read(chunk as Buffer)
+      if (!end) throw new BoxRunError("The box's agent ended the command's stream early")
+      if (end.error) throw new BoxRunError(end.error)
+      return end.exitCode ?? 128
+    },
+
+    /** The folder as a tar stream; the agent's refusal (no folder, a link) thrown as it gave it. */
+    pack: async (relativePath: string): Promise<IncomingMessage> => {
+      const response = await send('GET', `/pack?path=${encodeURIComponent(relativePath)}`)
+      if (response.statusCode === 200) return response
+      const printed = await text(response)
+      let body: AgentErrorBody
+      try {
+        body = JSON.parse(printed)
+      } catch {
+        body = {}
+      }
+      throw agentError(
+        body.error ?? {
+          message: `The box's agent could not pack the folder: ${printed.slice(0, 500)}`,
+        },
+      )
+    },
+
+    close: () => connections.destroy(),
+  }
+}
+
+/** One `/health` on a connection of its own: true once the agent answers it. */
+function answersHealth(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = httpRequest({ host, port, path: '/health', agent: false }, (response) => {
+      response.resume()
+      resolve(response.statusCode === 200)
+    })
+    request.setTimeout(5000, () => request.destroy())
+    request.on('error', () => resolve(false))
+    request.end()
+  })
+}
+
+function agentError(error: { message: string; code?: WorkspacePathErrorCode }): Error {
+  return error.code ? new WorkspacePathError(error.message, error.code) : new Error(error.message)
+}

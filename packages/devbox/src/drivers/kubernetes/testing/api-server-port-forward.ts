@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http'
+import { connect } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { type WebSocket, WebSocketServer } from 'ws'
+import type { PodHost } from './api-server-pod-host.ts'
+
+/** Kubelet's WebSocket port-forward speaks v4 of the channel protocol, and nothing newer. */
+const protocol = 'v4.channel.k8s.io'
+const dataChannel = 0
+const errorChannel = 1
+
+/**
+ * Port-forward over WebSocket as kubelet streams it (one port per socket): each channel of the
+ * port (0 data, 1 error) opens with the port as two little-endian bytes, then data frames carry
+ * a TCP connection to that port in the pod, here the loopback port the test kubelet published
+ * for it. Either side closing ends the other.
+ */
+export function createPortForwardEndpoint(
+  hostOf: (namespace: string, name: string) => PodHost | undefined,
+) {
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 16 * 1024 * 1024,
+    handleProtocols: (offered) => (offered.has(protocol) ? protocol : false),
+  })
+
+  return {
+    /** Answers an upgrade of `/api/v1/namespaces/{ns}/pods/{name}/portforward?ports=…`. */
+    upgrade(
+      request: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+      namespace: string,
+      name: string,
+    ) {
+      const url = new URL(request.url ?? '/', 'http://localhost')
+      const ports = url.searchParams.getAll('ports').flatMap((value) => value.split(','))
+      const port = Number(ports[0])
+      const host = hostOf(namespace, name)
+      const offered = (request.headers['sec-websocket-protocol'] ?? '')
+        .split(',')
+        .map((part) => part.trim())
+      const refusal = !host
+        ? '404 Not Found'
+        : ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535
+          ? '400 Bad Request'
+          : !offered.includes(protocol)
+            ? '400 Bad Request'
+            : undefined
+      if (refusal || !host) {
+        socket.end(`HTTP/1.1 ${refusal}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
+        return
+      }
+      sockets.handleUpgrade(request, socket, head, (webSocket) => forward(webSocket, host, port))
+    },
+    close: () => {
+      for (const client of sockets.clients) client.terminate()
+      sockets.close()
+    },
+  }
+}
+
+function forward(webSocket: WebSocket, host: PodHost, port: number) {
+  const send = (channel: number, data: Buffer) => {
+    if (webSocket.readyState === webSocket.OPEN) {
+      webSocket.send(Buffer.concat([Buffer.from([channel]), data]))
+    }
+  }
+  const portBytes = Buffer.alloc(2)
+  portBytes.writeUInt16LE(port)
+  send(dataChannel, portBytes)
+  send(errorChannel, portBytes)
+  const published = host.ports[String(port)]
+  if (published === undefined) {
+    send(errorChannel, Buffer.from(`an error occurred forwarding ${port}: nothing listens there`))
+    webSocket.close(1000)
+    return
+  }
+  const connection = connect(published, '127.0.0.1')
+  connection.on('data', (data: Buffer) => send(dataChannel, data))
+  connection.on('error', (error) => {
+    send(errorChannel, Buffer.from(`an error occurred forwarding ${port}: ${error.message}`))
+  })
+  connection.on('close', () => webSocket.close(1000))
+  webSocket.on('message', (data: Buffer, isBinary: boolean) => {
+    const frame = isBinary ? data : Buffer.from(data)
+    if (frame[0] === dataChannel) connection.write(frame.subarray(1))
+  })
+  webSocket.on('close', () => connection.end())
+}
