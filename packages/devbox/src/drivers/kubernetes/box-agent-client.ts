@@ -30,20 +30,16 @@ type AgentErrorBody = { error?: { message: string; code?: WorkspacePathErrorCode
 const agentStartMs = 30_000
 const refusedCodes = new Set(['ECONNREFUSED', 'EHOSTUNREACH'])
 
+type AgentAddress = () => Promise<{ host: string; port: number }>
+
 /**
- * Sprout's side of one box's in-box agent (agent/, decision 040): kept-alive HTTP to the pod's
- * agent port, wherever `address` finds it once the pod runs.
+ * Requests to one box's agent over kept-alive connections, wherever `address` finds it once the
+ * pod runs: a new pod's agent is asked `/health` first (through a port-forward a port nobody
+ * listens on yet is a hang-up, not a refusal), a refused connection is tried again for a while.
  */
-export function createAgentClient(input: {
-  address: () => Promise<{ host: string; port: number }>
-  token: string
-}) {
+function createAgentConnection(address: AgentAddress, token: string) {
   // Idle connections close before the agent's own keep-alive timeout (60 s) would.
   const connections = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 })
-  const headers = { authorization: `Bearer ${input.token}` }
-
-  // The address whose agent answered its health check: a new pod's is checked before use, since
-  // through a port-forward a port nobody listens on yet is a hang-up, not a refusal.
   let answering: string | undefined
   const whenAnswering = async (host: string, port: number) => {
     const key = `${host}:${port}`
@@ -57,54 +53,65 @@ export function createAgentClient(input: {
       } else await delay(100)
     }
   }
-
-  const send = async (
-    method: 'GET' | 'POST',
+  const sendOnce = (
+    target: { host: string; port: number },
+    method: string,
     path: string,
-    body?: unknown,
-  ): Promise<IncomingMessage> => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
-    const deadline = Date.now() + agentStartMs
-    for (;;) {
-      const { host, port } = await input.address()
-      await whenAnswering(host, port)
-      let reused = false
-      try {
-        return await new Promise<IncomingMessage>((resolve, reject) => {
-          const request = httpRequest(
-            {
-              host,
-              port,
-              method,
-              path,
-              agent: connections,
-              headers: {
-                ...headers,
-                ...(payload
-                  ? { 'content-type': 'application/json', 'content-length': payload.length }
-                  : {}),
-              },
-            },
-            resolve,
-          )
-          request.on('error', (error) => {
-            reused = request.reusedSocket
-            reject(error)
-          })
-          request.end(payload)
-        })
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? ''
-        // A kept-alive connection the agent closed meanwhile: sent again, unless it ran a command.
-        const resentSafely = code === 'ECONNRESET' && reused && path !== '/run'
-        if (refusedCodes.has(code)) answering = undefined
-        if ((!refusedCodes.has(code) && !resentSafely) || Date.now() > deadline) {
-          throw new BoxRunError(`The box's agent could not be reached: ${(error as Error).message}`)
+    payload: Buffer | undefined,
+  ) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          ...target,
+          method,
+          path,
+          agent: connections,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload
+              ? { 'content-type': 'application/json', 'content-length': payload.length }
+              : {}),
+          },
+        },
+        resolve,
+      )
+      request.on('error', (error: NodeJS.ErrnoException & { reused?: boolean }) => {
+        error.reused = request.reusedSocket
+        reject(error)
+      })
+      request.end(payload)
+    })
+
+  return {
+    send: async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+      const deadline = Date.now() + agentStartMs
+      for (;;) {
+        const target = await address()
+        await whenAnswering(target.host, target.port)
+        try {
+          return await sendOnce(target, method, path, payload)
+        } catch (error) {
+          const { code = '', reused } = error as NodeJS.ErrnoException & { reused?: boolean }
+          // A kept-alive connection the agent closed meanwhile: sent again, unless it ran a command.
+          const resentSafely = code === 'ECONNRESET' && reused && path !== '/run'
+          if (refusedCodes.has(code)) answering = undefined
+          if ((!refusedCodes.has(code) && !resentSafely) || Date.now() > deadline) {
+            throw new BoxRunError(
+              `The box's agent could not be reached: ${(error as Error).message}`,
+            )
+          }
+          await delay(100)
         }
-        await delay(100)
       }
-    }
+    },
+    close: () => connections.destroy(),
   }
+}
+
+/** Sprout's side of one box's in-box agent (agent/, decision 040). */
+export function createAgentClient(input: { address: AgentAddress; token: string }) {
+  const { send, close } = createAgentConnection(input.address, input.token)
 
   const files = async (operation: string, argument: FilesRequest): Promise<unknown> => {
     const response = await send('POST', `/files/${operation}`, argument)
@@ -160,7 +167,7 @@ export function createAgentClient(input: {
       )
     },
 
-    close: () => connections.destroy(),
+    close,
   }
 }
 
