@@ -22,7 +22,7 @@ import { createRuntimeForDriver, type SharedPoolOptions } from './runtime-for-dr
 
 type KubernetesRuntimeConfig = Pick<
   Config,
-  'dataDir' | 'sharedDir' | 'databaseUrl' | 'devbox' | 'appsIdleMinutes'
+  'dataDir' | 'sharedDir' | 'databaseUrl' | 'devbox' | 'appsIdleMinutes' | 'appsDiskMb'
 >
 
 /** The manifests' settings: the image and base's paths and labels, the local boxes' limits. */
@@ -103,8 +103,8 @@ export type KubernetesClusterOptions = {
 
 /**
  * Dev boxes as pods of KUBECONFIG's cluster, or the one Sprout runs in (DEVBOX_DRIVER=kubernetes,
- * decision 037), with the same pool, queue and runtime as local boxes. Production servers are not
- * pods yet: a deploy says so.
+ * decision 037), with the same pool, queue and runtime as local boxes; deployed apps' production
+ * servers are pods too (decision 041).
  */
 export function createKubernetesDevboxRuntime(
   config: KubernetesRuntimeConfig,
@@ -123,6 +123,7 @@ export function createKubernetesDevboxRuntime(
     settings: { ...boxSettingsOf(config), ...options.imagePaths },
     address: options.address,
     reachPods: config.devbox.kubernetes.reachPods,
+    appDataDiskMb: config.appsDiskMb,
     egressProxyUrl: egressProxyUrlOf(
       config.devbox.kubernetes.egressProxy,
       options.identityKey,
@@ -138,11 +139,7 @@ export function createKubernetesDevboxRuntime(
     driver,
     logger,
     deploysDir: path.join(boxesHomeOf(config), 'deploys'),
-    startAppServer: async () => {
-      throw new Error(
-        'Deployed apps do not run on Kubernetes yet: their production servers need DEVBOX_DRIVER=local for now',
-      )
-    },
+    startAppServer: driver.startAppServer,
     confinement,
   })
 }

@@ -14,6 +14,7 @@ import { createDependencyCache } from '@sprout/devbox/drivers/local/workspace/de
 import { BOX_IDENTITY_HEADER, boxIdentityToken } from '@sprout/devbox/egress/box-identity.ts'
 import { createEgressProxy } from '@sprout/devbox/egress/egress-proxy.ts'
 import { silentLogger } from '@sprout/devbox/logger.ts'
+import { fullStackFixtureFiles } from '@sprout/devbox/testing/app-server-fixture.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, testDevboxCacheDir } from '../../testing/app-harness.ts'
 import {
@@ -169,5 +170,33 @@ describe('Sprout with DEVBOX_DRIVER=kubernetes', { timeout: 240_000 }, () => {
       const answer = await rawRequest(chat.harness.port, 'sprout.internal', '/nothing', headers)
       expect(answer.status, String(identity)).toBe(403)
     }
+  })
+
+  it("deploys a full-stack app: built in the box's pod, served from a pod of its own (decision 041)", async () => {
+    const box = chat.harness.devboxes.box(chat.applicationId)
+    for (const [name, content] of Object.entries(fullStackFixtureFiles)) {
+      await box?.files.write(name, content)
+    }
+    const deployed = await call(
+      chat.actor,
+      `/api/applications/${chat.applicationId}/deploy`,
+      undefined,
+      'POST',
+    )
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200)
+    const details = await call<{ preview_url: string }>(
+      chat.actor,
+      `/api/applications/${chat.applicationId}`,
+    )
+    const appsHost = new URL(details.body.preview_url).host.replace('.preview.', '.apps.')
+    const version = await rawRequest(chat.harness.port, appsHost, '/api/version')
+    expect(version.status).toBe(200)
+    expect(version.body).toContain('first version')
+    const created = (server?.created ?? []) as { kind?: string; metadata?: { name?: string } }[]
+    const servers = created.filter(
+      (resource) =>
+        resource.kind === 'Pod' && resource.metadata?.name?.startsWith('sprout-app-server-'),
+    )
+    expect(servers.length).toBeGreaterThan(0)
   })
 })

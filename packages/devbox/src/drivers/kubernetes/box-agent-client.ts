@@ -1,8 +1,9 @@
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { text } from 'node:stream/consumers'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { WorkspacePathErrorCode } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
+import { writeFolderTar } from '../../folder-archive/write-folder-tar.ts'
 import {
   createFrameReader,
   type FilesRequest,
@@ -15,6 +16,10 @@ import {
 export type BoxRunInput = {
   command: string[]
   stdin?: Buffer
+  /** Added to the pod's environment for this command only. */
+  env?: Record<string, string>
+  /** Ends the command: the agent kills its group once its caller is gone. */
+  signal?: AbortSignal
   onStdout: (data: Buffer) => void
   onStderr?: (data: Buffer) => void
 }
@@ -57,7 +62,7 @@ function createAgentConnection(address: AgentAddress, token: string) {
     target: { host: string; port: number },
     method: string,
     path: string,
-    payload: Buffer | undefined,
+    payload: Buffer | ((request: ClientRequest) => Promise<void>) | undefined,
   ) =>
     new Promise<IncomingMessage>((resolve, reject) => {
       const request = httpRequest(
@@ -68,9 +73,11 @@ function createAgentConnection(address: AgentAddress, token: string) {
           agent: connections,
           headers: {
             authorization: `Bearer ${token}`,
-            ...(payload
+            ...(Buffer.isBuffer(payload)
               ? { 'content-type': 'application/json', 'content-length': payload.length }
-              : {}),
+              : payload
+                ? { 'content-type': 'application/x-tar' }
+                : {}),
           },
         },
         resolve,
@@ -79,7 +86,12 @@ function createAgentConnection(address: AgentAddress, token: string) {
         error.reused = request.reusedSocket
         reject(error)
       })
-      request.end(payload)
+      if (typeof payload === 'function') {
+        payload(request).then(
+          () => request.end(),
+          (error: Error) => request.destroy(error),
+        )
+      } else request.end(payload)
     })
 
   return {
@@ -105,13 +117,19 @@ function createAgentConnection(address: AgentAddress, token: string) {
         }
       }
     },
+    /** A body written by `write` (a tar stream), sent once the agent answers; never again. */
+    sendStream: async (path: string, write: (request: ClientRequest) => Promise<void>) => {
+      const target = await address()
+      await whenAnswering(target.host, target.port)
+      return sendOnce(target, 'POST', path, write)
+    },
     close: () => connections.destroy(),
   }
 }
 
 /** Sprout's side of one box's in-box agent (agent/, decision 040). */
 export function createAgentClient(input: { address: AgentAddress; token: string }) {
-  const { send, close } = createAgentConnection(input.address, input.token)
+  const { send, sendStream, close } = createAgentConnection(input.address, input.token)
 
   const files = async (operation: string, argument: FilesRequest): Promise<unknown> => {
     const response = await send('POST', `/files/${operation}`, argument)
@@ -132,21 +150,46 @@ export function createAgentClient(input: { address: AgentAddress; token: string 
     files,
 
     run: async (run: BoxRunInput): Promise<number> => {
-      const body: RunRequest = { command: run.command, stdin: run.stdin?.toString('base64') }
+      const body: RunRequest = {
+        command: run.command,
+        stdin: run.stdin?.toString('base64'),
+        env: run.env,
+      }
       const response = await send('POST', '/run', body)
       if (response.statusCode !== 200) {
         throw new BoxRunError(`The box's agent refused the command: ${await text(response)}`)
       }
+      const stop = () => response.destroy()
+      if (run.signal?.aborted) stop()
+      run.signal?.addEventListener('abort', stop, { once: true })
       let end: RunEnd | undefined
       const read = createFrameReader((channel, payload) => {
         if (channel === runChannel.stdout) run.onStdout(payload)
         else if (channel === runChannel.stderr) run.onStderr?.(payload)
         else if (channel === runChannel.end) end = JSON.parse(payload.toString('utf8')) as RunEnd
       })
-      for await (const chunk of response) read(chunk as Buffer)
+      try {
+        for await (const chunk of response) read(chunk as Buffer)
+      } catch (error) {
+        if (!run.signal?.aborted) throw error
+      } finally {
+        run.signal?.removeEventListener('abort', stop)
+      }
+      // Stopped by its caller: as a command killed with SIGKILL ends.
+      if (!end && run.signal?.aborted) return 137
       if (!end) throw new BoxRunError("The box's agent ended the command's stream early")
       if (end.error) throw new BoxRunError(end.error)
       return end.exitCode ?? 128
+    },
+
+    /** `folder` of this machine written into the pod's working directory (a deploy). */
+    unpack: async (folder: string) => {
+      const response = await sendStream('/unpack', (request) => writeFolderTar(folder, request))
+      const printed = await text(response)
+      if (response.statusCode !== 200) {
+        const body = parseAnswer(printed)
+        throw agentError(body.error ?? { message: `The box's agent could not unpack: ${printed}` })
+      }
     },
 
     /** The folder as a tar stream; the agent's refusal (no folder, a link) thrown as it gave it. */
@@ -154,14 +197,8 @@ export function createAgentClient(input: { address: AgentAddress; token: string 
       const response = await send('GET', `/pack?path=${encodeURIComponent(relativePath)}`)
       if (response.statusCode === 200) return response
       const printed = await text(response)
-      let body: AgentErrorBody
-      try {
-        body = JSON.parse(printed)
-      } catch {
-        body = {}
-      }
       throw agentError(
-        body.error ?? {
+        parseAnswer(printed).error ?? {
           message: `The box's agent could not pack the folder: ${printed.slice(0, 500)}`,
         },
       )
@@ -182,6 +219,14 @@ function answersHealth(host: string, port: number): Promise<boolean> {
     request.on('error', () => resolve(false))
     request.end()
   })
+}
+
+function parseAnswer(printed: string): AgentErrorBody {
+  try {
+    return JSON.parse(printed) as AgentErrorBody
+  } catch {
+    return {}
+  }
 }
 
 function agentError(error: { message: string; code?: WorkspacePathErrorCode }): Error {

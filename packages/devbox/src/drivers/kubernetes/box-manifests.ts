@@ -1,4 +1,10 @@
-import type { V1NetworkPolicy, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node'
+import type {
+  V1EnvVar,
+  V1NetworkPolicy,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1Volume,
+} from '@kubernetes/client-node'
 import { proxyVariables } from '../../egress/proxy-variables.ts'
 import { agentPortVariable, agentTokenVariable } from './agent/agent-protocol.ts'
 
@@ -65,25 +71,59 @@ export function workspaceClaim(id: string, settings: BoxManifestSettings): V1Per
 }
 
 /**
- * The box's pod: non-root, no privilege escalation, no capability, the runtime's seccomp
- * profile, a read-only root with the workspace claim and a scratch /tmp writable, no service
- * account token, and the local boxes' limits as its resources (decision 012, issue 31).
- * Its main process is the in-box agent, which only the holder of `agentToken` may call
- * (decision 040). `proxyUrl` is the egress proxy's address with the box's credentials (decision
- * 039): the only way out its network policy leaves.
+ * The box's pod (confinedPod): the workspace claim is its working directory, a scratch /tmp
+ * beside it, and the dev server's port is Sprout's to reach (decision 037).
  */
 export function boxPod(
   id: string,
   settings: BoxManifestSettings,
   access: { agentToken: string; proxyUrl?: string },
 ): V1Pod {
-  const { proxyUrl } = access
+  return confinedPod({
+    name: boxResourceName(id),
+    labels: labelsOf(id),
+    settings,
+    ...access,
+    workingDir: workspaceMountPath,
+    volumes: [
+      {
+        name: 'workspace',
+        mountPath: workspaceMountPath,
+        source: { persistentVolumeClaim: { claimName: boxResourceName(id) } },
+      },
+    ],
+    env: [
+      { name: 'SPROUT_RUN_DIR', value: '/tmp/sprout' },
+      { name: 'SPROUT_TEMPLATES', value: settings.templatesPath },
+    ],
+  })
+}
+
+/**
+ * A pod of Sprout's making, box or production server: non-root, no privilege escalation, no
+ * capability, the runtime's seccomp profile, a read-only root with only its volumes and a
+ * scratch /tmp writable, no service account token, and the local boxes' limits as its resources
+ * (decision 012, issue 31). Its main process is the in-box agent, which only the holder of
+ * `agentToken` may call (decision 040). `proxyUrl` is the egress proxy's address with the pod's
+ * credentials (decision 039): the only way out its network policy leaves.
+ */
+export function confinedPod(input: {
+  name: string
+  labels: Record<string, string>
+  settings: BoxManifestSettings
+  agentToken: string
+  proxyUrl?: string
+  workingDir: string
+  volumes: { name: string; mountPath: string; source: Omit<V1Volume, 'name'> }[]
+  env: V1EnvVar[]
+}): V1Pod {
+  const { settings, proxyUrl } = input
   const memory = `${settings.memoryMb}Mi`
   const cpu = String(settings.cpus)
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: boxResourceName(id), namespace: settings.namespace, labels: labelsOf(id) },
+    metadata: { name: input.name, namespace: settings.namespace, labels: input.labels },
     spec: {
       ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
       automountServiceAccountToken: false,
@@ -101,18 +141,17 @@ export function boxPod(
         {
           name: 'box',
           image: settings.image,
-          // Commands, files and the dev server come through the agent (decision 040).
+          // Commands, files and servers come through the agent (decision 040).
           command: ['node', settings.agentPath],
-          workingDir: workspaceMountPath,
+          workingDir: input.workingDir,
           env: [
             { name: 'PORT', value: String(settings.devServerPort) },
-            // Sprout reaches the dev server on the pod's address, not its loopback.
+            // Sprout reaches the server on the pod's address, not its loopback.
             { name: 'HOST', value: '0.0.0.0' },
             { name: 'HOME', value: '/tmp/home' },
-            { name: 'SPROUT_RUN_DIR', value: '/tmp/sprout' },
-            { name: 'SPROUT_TEMPLATES', value: settings.templatesPath },
+            ...input.env,
             { name: agentPortVariable, value: String(settings.agentPort) },
-            { name: agentTokenVariable, value: access.agentToken },
+            { name: agentTokenVariable, value: input.agentToken },
             // Node's compiled (and type-stripped) modules kept for the agent's next start: about
             // a third of its start-up on a loaded machine (decision 037).
             { name: 'NODE_COMPILE_CACHE', value: '/tmp/node-compile-cache' },
@@ -134,13 +173,13 @@ export function boxPod(
             capabilities: { drop: ['ALL'] },
           },
           volumeMounts: [
-            { name: 'workspace', mountPath: workspaceMountPath },
+            ...input.volumes.map(({ name, mountPath }) => ({ name, mountPath })),
             { name: 'tmp', mountPath: '/tmp' },
           ],
         },
       ],
       volumes: [
-        { name: 'workspace', persistentVolumeClaim: { claimName: boxResourceName(id) } },
+        ...input.volumes.map(({ name, source }) => ({ name, ...source })),
         { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
       ],
     },
@@ -149,16 +188,26 @@ export function boxPod(
 
 /**
  * Default deny for the box's pod: in, only Sprout's pods to the dev server's and the agent's
- * ports; out, only the
- * egress proxy (no cluster DNS, no other pod, no Sprout; docs/architecture/scale-out.md).
+ * ports; out, only the egress proxy (no cluster DNS, no other pod, no Sprout;
+ * docs/architecture/scale-out.md).
  */
 export function boxNetworkPolicy(id: string, settings: BoxManifestSettings): V1NetworkPolicy {
+  return podsNetworkPolicy(boxResourceName(id), labelsOf(id), { [boxLabel]: id }, settings)
+}
+
+/** The same default deny for the pods `podLabels` select (a box's, or an app's servers). */
+export function podsNetworkPolicy(
+  name: string,
+  labels: Record<string, string>,
+  podLabels: Record<string, string>,
+  settings: BoxManifestSettings,
+): V1NetworkPolicy {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: { name: boxResourceName(id), namespace: settings.namespace, labels: labelsOf(id) },
+    metadata: { name, namespace: settings.namespace, labels },
     spec: {
-      podSelector: { matchLabels: { [boxLabel]: id } },
+      podSelector: { matchLabels: podLabels },
       policyTypes: ['Ingress', 'Egress'],
       ingress: [
         {

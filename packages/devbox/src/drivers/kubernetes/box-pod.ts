@@ -31,8 +31,31 @@ export type BoxPodAccess = {
  * the last resourceVersion it saw, and deleted on suspend and destroy.
  */
 export function createBoxPod(access: BoxPodAccess, id: string, onCreated: () => void) {
+  return createPod(access, {
+    id,
+    name: boxResourceName(id),
+    manifest: (proxyUrl) =>
+      boxPod(id, access.settings, { proxyUrl, agentToken: access.agentToken(id) }),
+    onCreated,
+  })
+}
+
+/**
+ * A pod named `name` made from `manifest` whenever it is missing, and removed on demand: a box's,
+ * or a production server's (pod-app-servers.ts). `id` names its agent token and egress
+ * credentials.
+ */
+export function createPod(
+  access: BoxPodAccess,
+  input: {
+    id: string
+    name: string
+    manifest: (proxyUrl: string | undefined) => V1Pod
+    onCreated?: () => void
+  },
+) {
   const { api, settings } = access
-  const name = boxResourceName(id)
+  const { id, name } = input
   const namespace = settings.namespace
   let ensuring: Promise<V1Pod> | undefined
   let current: V1Pod | undefined
@@ -44,19 +67,18 @@ export function createBoxPod(access: BoxPodAccess, id: string, onCreated: () => 
       pod = undefined
     }
     if (!pod) {
-      const proxyUrl = await access.egressProxyUrl?.(id)
-      const body = boxPod(id, settings, { proxyUrl, agentToken: access.agentToken(id) })
+      const body = input.manifest(await access.egressProxyUrl?.(id))
       await api.createNamespacedPod({ namespace, body }).catch((error) => {
         if (!(error instanceof ApiException && error.code === 409)) throw error
       })
-      onCreated()
+      input.onCreated?.()
     }
     const running = await waitForPod(
       access,
       name,
       (next) => next?.status?.phase === 'Running' && next.status.podIP !== undefined,
     )
-    if (!running) throw new Error(`The pod of box ${id} is gone`)
+    if (!running) throw new Error(`The pod ${name} is gone`)
     await access.podRunning?.(running)
     current = running
     return running

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { ApiException, CoreV1Api, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node'
+import type { StartAppServer } from '../../app-servers/app-server-instance.ts'
 import type { DevboxDriver, PackType } from '../../devbox-driver.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import {
@@ -9,8 +10,9 @@ import {
   boxResourceName,
   workspaceClaim,
 } from './box-manifests.ts'
-import { ignoreNotFound } from './box-pod.ts'
+import { type BoxPodAccess, ignoreNotFound } from './box-pod.ts'
 import { createKubernetesBox, type PodAddress, podAddress } from './kubernetes-box.ts'
+import { createPodAppServerStarter } from './pod-app-servers.ts'
 import { createPortForwarder } from './pod-port-forward.ts'
 
 export type KubernetesDriverOptions = {
@@ -31,6 +33,8 @@ export type KubernetesDriverOptions = {
   reachPods?: 'pod-address' | 'port-forward'
   /** Where Sprout reaches a pod's ports by address; the pod's IP unless told (tests: loopback). */
   address?: PodAddress
+  /** APPS_DISK_MB: the size of each deployed app's data claim (decision 041). */
+  appDataDiskMb?: number
   logger: DevboxLogger
 }
 
@@ -42,25 +46,19 @@ type Box = ReturnType<typeof createKubernetesBox>
  * pod made from them whenever the box is used; suspend and shutdown delete the pod, destroy
  * deletes all three.
  */
-export function createKubernetesDriver(options: KubernetesDriverOptions): DevboxDriver {
+export function createKubernetesDriver(
+  options: KubernetesDriverOptions,
+): DevboxDriver & { startAppServer: StartAppServer } {
   const { settings } = options
-  const kubeConfig = options.kubeConfig ?? defaultKubeConfig()
-  const api = kubeConfig.makeApiClient(CoreV1Api)
-  const networking = kubeConfig.makeApiClient(NetworkingV1Api)
-  const forwarder =
-    options.reachPods === 'port-forward'
-      ? createPortForwarder(kubeConfig, [settings.devServerPort, settings.agentPort])
-      : undefined
-  const access = {
-    kubeConfig,
-    api,
-    settings,
-    egressProxyUrl: options.egressProxyUrl,
-    agentToken: options.agentToken ?? tokensOfOwnKey(),
-    podRunning: forwarder?.open,
-    podGone: forwarder?.close,
-  }
-  const address = forwarder?.address ?? options.address ?? podAddress
+  const { access, address, networking, forwarder } = clusterAccessOf(options)
+  const api = access.api
+  const appServers = createPodAppServerStarter({
+    access,
+    createPolicy: (body) => networking.createNamespacedNetworkPolicy({ namespace, body }),
+    address,
+    dataDiskMb: options.appDataDiskMb ?? 1024,
+    logger: options.logger,
+  })
   const namespace = settings.namespace
   const attached = new Map<string, Box>()
 
@@ -82,6 +80,7 @@ export function createKubernetesDriver(options: KubernetesDriverOptions): Devbox
   }
 
   return {
+    startAppServer: appServers.start,
     provision: async (packType, provisionOptions) => {
       const id = provisionOptions?.id ?? randomUUID()
       assertBoxId(id)
@@ -140,9 +139,34 @@ export function createKubernetesDriver(options: KubernetesDriverOptions): Devbox
       const boxes = [...attached.values()]
       attached.clear()
       // Nothing outlives the server: the pods go, the claims keep the workspaces.
-      await Promise.all(boxes.map((box) => box.release(true)))
+      await Promise.all([...boxes.map((box) => box.release(true)), appServers.stopAll()])
       forwarder?.closeAll()
     },
+  }
+}
+
+/** The API clients, what a pod needs of Sprout, and how its ports are reached. */
+function clusterAccessOf(options: KubernetesDriverOptions) {
+  const { settings } = options
+  const kubeConfig = options.kubeConfig ?? defaultKubeConfig()
+  const forwarder =
+    options.reachPods === 'port-forward'
+      ? createPortForwarder(kubeConfig, [settings.devServerPort, settings.agentPort])
+      : undefined
+  const access: BoxPodAccess = {
+    kubeConfig,
+    api: kubeConfig.makeApiClient(CoreV1Api),
+    settings,
+    egressProxyUrl: options.egressProxyUrl,
+    agentToken: options.agentToken ?? tokensOfOwnKey(),
+    podRunning: forwarder?.open,
+    podGone: forwarder?.close,
+  }
+  return {
+    access,
+    networking: kubeConfig.makeApiClient(NetworkingV1Api),
+    forwarder,
+    address: forwarder?.address ?? options.address ?? podAddress,
   }
 }
 

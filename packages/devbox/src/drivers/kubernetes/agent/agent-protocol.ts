@@ -10,8 +10,11 @@ export const agentTokenVariable = 'SPROUT_AGENT_TOKEN'
 
 export const runChannel = { stdout: 1, stderr: 2, end: 3 } as const
 
-/** `POST /run`: argv (no shell of its own), and what goes on stdin before it is closed. */
-export type RunRequest = { command: string[]; stdin?: string }
+/**
+ * `POST /run`: argv (no shell of its own), what goes on stdin before it is closed, and variables
+ * added to the agent's environment (a production server's secrets: not in its argv).
+ */
+export type RunRequest = { command: string[]; stdin?: string; env?: Record<string, string> }
 /** The last frame: the exit code, or why the command could not run at all. */
 export type RunEnd = { exitCode: number | null; signal?: string; error?: string }
 

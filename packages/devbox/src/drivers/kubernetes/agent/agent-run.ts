@@ -16,7 +16,8 @@ export function runCommand(root: string, request: RunRequest, response: ServerRe
   }
   response.writeHead(200, { 'content-type': 'application/octet-stream' })
   response.flushHeaders()
-  const child = spawn(file, args, { cwd: root, detached: true, stdio: 'pipe' })
+  const env = { ...process.env, ...(request.env ?? {}) }
+  const child = spawn(file, args, { cwd: root, env, detached: true, stdio: 'pipe' })
   let ended = false
   const end = (result: RunEnd) => {
     if (ended) return

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { WorkspacePathError } from '../../../devbox-driver.ts'
+import { extractFolderTar } from '../../../folder-archive/extract-folder-tar.ts'
 import { writeFolderTar } from '../../../folder-archive/write-folder-tar.ts'
 import { resolveWorkspaceFolder } from '../../local/workspace/copy-workspace-folder.ts'
 import { createWorkspaceFiles } from '../../local/workspace/workspace-files.ts'
@@ -24,8 +25,8 @@ function answer(response: ServerResponse, status: number, body: unknown) {
 
 /**
  * The in-box agent (decision 040): the pod's main process, serving commands, the workspace's
- * files with the local driver's own path rules (no `..`, no absolute path, no link followed) and
- * a folder as a tar stream, to whoever holds the box's token.
+ * files with the local driver's own path rules (no `..`, no absolute path, no link followed), a
+ * folder as a tar stream and a tar stream unpacked, to whoever holds the box's token.
  */
 export function createAgentServer(root: string, token: string) {
   const files = createWorkspaceFiles(root)
@@ -77,6 +78,13 @@ export function createAgentServer(root: string, token: string) {
       )
     }
     if (request.method !== 'POST') return answer(response, 404, { error: { message: 'Not found' } })
+    if (url.pathname === '/unpack') {
+      // A production server's deploy into its pod's empty folder, as hostile as any archive.
+      return extractFolderTar(request, root).then(
+        () => answer(response, 200, { value: null }),
+        (error: unknown) => answer(response, 400, errorOf(error)),
+      )
+    }
     const received = await readBody(request, bodyLimitBytes)
     if (!received) {
       // The rest of the body is not read: the connection goes once this answer is out.

@@ -34,7 +34,7 @@ export type PodHost = {
 /**
  * A container's view mapped onto this machine, which has no mount or network namespace per pod
  * (decision 037): a path under a volume's mountPath becomes the volume's folder, in the working
- * directory and in environment values, and a value equal to a container port becomes the loopback
+ * directory and in environment values (after a `file:` too), and a value equal to a container port becomes the loopback
  * port published for it; `imagePaths` are the image's own files on this machine (templates, the
  * agent), left as they are even under a mountPath such as /tmp. `waiting` while a claim is missing.
  */
@@ -71,8 +71,9 @@ export async function podHost(
   }
   const under = (value: string, folder: string) =>
     value === folder || value.startsWith(`${folder}/`)
-  const mapped = (value: string) => {
+  const mapped = (value: string): string => {
     if (ports[value] !== undefined) return String(ports[value])
+    if (value.startsWith('file:')) return `file:${mapped(value.slice('file:'.length))}`
     if (imagePaths.some((imagePath) => under(value, imagePath))) return value
     const mount = mounts.find(({ mountPath }) => under(value, mountPath))
     return mount ? mount.folder + value.slice(mount.mountPath.length) : value

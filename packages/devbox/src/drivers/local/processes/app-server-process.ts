@@ -1,14 +1,7 @@
-import { setTimeout as delay } from 'node:timers/promises'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
-import {
-  type AppServerInstance,
-  AppServerStartError,
-  defaultHealthTimeoutMs,
-  healthPath,
-} from '../../../app-servers/app-server-instance.ts'
+import type { AppServerInstance } from '../../../app-servers/app-server-instance.ts'
 import { serverEntry } from '../../../app-servers/full-stack-deploy.ts'
-import { DevServerAnswerError, requestDevServer } from '../../../dev-server-request.ts'
-import type { DevServerTarget } from '../../../devbox-driver.ts'
+import { waitForHealth } from '../../../app-servers/wait-for-health.ts'
 import { guarded } from '../../../guarded.ts'
 import type { DevboxLogger } from '../../../logger.ts'
 import { boxEnvironment } from '../sandbox/box-environment.ts'
@@ -18,7 +11,6 @@ import { killProcessGroup, signalProcessGroup, spawnProcessGroup } from './proce
 
 const stopGraceMs = 2000
 const keptLogCharacters = 64 * 1024
-const failureTailCharacters = 4000
 
 type AppServerInput = {
   instanceId: string
@@ -59,7 +51,7 @@ export async function startAppServerProcess(input: AppServerInput): Promise<AppS
   const port = sandbox.fixedDevPort ?? (await findFreePort())
   const server = spawnAppServer(input, port)
   const target = sandbox.devServerTarget(port)
-  await waitForHealth(input, server, target)
+  await waitForHealth(server, target, input.healthTimeoutMs)
   input.logger.info('Production server started', {
     appId: input.appId,
     deployId: input.deployId,
@@ -142,60 +134,4 @@ function spawnAppServer(input: AppServerInput, port: number): AppServerProcess {
     return stopping
   }
   return { logs: () => logs, running: () => running, pid: () => child.pid, exited, stop }
-}
-
-/** A health answer is a status and a few words: a longer one fails the start at once. */
-const healthAnswerMaxBytes = 64 * 1024
-
-/** Resolves once the server answers its health route with 2xx; stops it and throws otherwise. */
-async function waitForHealth(
-  input: AppServerInput,
-  server: AppServerProcess,
-  target: DevServerTarget,
-): Promise<void> {
-  const healthTimeoutMs = input.healthTimeoutMs ?? defaultHealthTimeoutMs
-  const deadline = Date.now() + healthTimeoutMs
-  for (;;) {
-    if (!server.running()) {
-      const { code, signal } = await server.exited
-      await server.stop()
-      const logs = server.logs()
-      throw new AppServerStartError(
-        `it exited (${signal ? `signal ${signal}` : `exit code ${code}`}) before answering GET ${healthPath}:\n${cutText(logs, failureTailCharacters, 'end')}`,
-        logs,
-      )
-    }
-    // Each ask ends within 2 s and 64 KiB (docs/security.md "Answers of an app's server").
-    let refused: string | undefined
-    const status = await requestDevServer(target, healthPath, {
-      timeoutMs: Math.max(100, Math.min(2000, deadline - Date.now())),
-      maxBytes: healthAnswerMaxBytes,
-    }).then(
-      (answer) => answer.status,
-      (error: unknown) => {
-        if (error instanceof DevServerAnswerError && error.reason === 'too-large') {
-          refused = error.message
-        }
-        return 0
-      },
-    )
-    if (status >= 200 && status < 300) return
-    if (refused) {
-      await server.stop()
-      const logs = server.logs()
-      throw new AppServerStartError(
-        `its answer to GET ${healthPath}: ${refused}:\n${cutText(logs, failureTailCharacters, 'end')}`,
-        logs,
-      )
-    }
-    if (Date.now() > deadline) {
-      await server.stop()
-      const logs = server.logs()
-      throw new AppServerStartError(
-        `it did not answer GET ${healthPath} with 2xx within ${Math.round(healthTimeoutMs / 1000)} s${status ? ` (last answer: ${status}; the server must answer it with 200)` : ''}:\n${cutText(logs, failureTailCharacters, 'end')}`,
-        logs,
-      )
-    }
-    await delay(25)
-  }
 }
