@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 // The YAML reader @kubernetes/client-node itself loads manifests with (its loadAllYaml).
 import { loadAll } from 'js-yaml'
@@ -14,6 +14,7 @@ import {
   ServiceAccount,
 } from 'kubernetes-models/v1'
 import { describe, expect, it } from 'vitest'
+import { boxImagePaths } from './box-image.ts'
 import { boxNetworkPolicy } from './box-manifests.ts'
 import { testBoxSettings } from './testing/test-box-settings.ts'
 
@@ -218,5 +219,30 @@ describe('deploy/kubernetes/', () => {
       name: 'shared',
       mountPath: sharedDir?.value,
     })
+  })
+
+  it('builds both images from files that exist, run as the base and the driver expect', () => {
+    const dockerfile = (name: string) =>
+      readFileSync(path.join(repositoryRoot, 'deploy', name, 'Dockerfile'), 'utf8')
+    for (const name of ['box-image', 'sprout-image']) {
+      for (const [, source] of dockerfile(name).matchAll(/^COPY (?!--from)(\S+) /gm)) {
+        expect(existsSync(path.join(repositoryRoot, source ?? '')), `${name}: ${source}`).toBe(true)
+      }
+    }
+    const sprout = dockerfile('sprout-image')
+    const pod = named<DeploymentShape>('Deployment', 'sprout').spec.template.spec
+    expect(sprout).toContain(
+      `USER ${pod.securityContext?.runAsUser}:${pod.securityContext?.runAsGroup}`,
+    )
+    for (const variable of ['DATA_DIR', 'SHARED_DIR']) {
+      const value = pod.containers[0]?.env?.find((each) => each.name === variable)?.value
+      expect(sprout, variable).toContain(`${variable}=${value}`)
+    }
+    const [, command] = /^CMD \[.*"(\S+\.ts)"\]$/m.exec(sprout) ?? []
+    expect(existsSync(path.join(repositoryRoot, command ?? ''))).toBe(true)
+    const egress = named<DeploymentShape>('Deployment', 'sprout-egress-proxy').spec.template.spec
+    const egressEntry = egress.containers[0]?.command?.at(-1) ?? ''
+    expect(existsSync(path.join(repositoryRoot, egressEntry)), egressEntry).toBe(true)
+    expect(dockerfile('box-image')).toContain(`"${boxImagePaths.agentPath}"`)
   })
 })
