@@ -42,20 +42,28 @@ type AgentAddress = () => Promise<{ host: string; port: number }>
  * pod runs: a new pod's agent is asked `/health` first (through a port-forward a port nobody
  * listens on yet is a hang-up, not a refusal), a refused connection is tried again for a while.
  */
-function createAgentConnection(address: AgentAddress, token: string) {
+function createAgentConnection(address: AgentAddress, token: string, unreachable?: () => void) {
   // Idle connections close before the agent's own keep-alive timeout (60 s) would.
   const connections = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 })
   let answering: string | undefined
-  const whenAnswering = async (host: string, port: number) => {
-    const key = `${host}:${port}`
+  /** Where the agent answers: a known address at once, a new one once its health check passes. */
+  const answeringTarget = async () => {
     const deadline = Date.now() + agentStartMs
-    while (answering !== key) {
-      if (await answersHealth(host, port)) answering = key
-      else if (Date.now() > deadline) {
+    for (;;) {
+      const target = await address()
+      const key = `${target.host}:${target.port}`
+      if (answering === key) return target
+      if (await answersHealth(target.host, target.port)) {
+        answering = key
+        return target
+      }
+      unreachable?.()
+      if (Date.now() > deadline) {
         throw new BoxRunError(
           `The box's agent did not answer at ${key} within ${agentStartMs / 1000} s`,
         )
-      } else await delay(100)
+      }
+      await delay(100)
     }
   }
   const sendOnce = (
@@ -99,15 +107,17 @@ function createAgentConnection(address: AgentAddress, token: string) {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
       const deadline = Date.now() + agentStartMs
       for (;;) {
-        const target = await address()
-        await whenAnswering(target.host, target.port)
+        const target = await answeringTarget()
         try {
           return await sendOnce(target, method, path, payload)
         } catch (error) {
           const { code = '', reused } = error as NodeJS.ErrnoException & { reused?: boolean }
           // A kept-alive connection the agent closed meanwhile: sent again, unless it ran a command.
           const resentSafely = code === 'ECONNRESET' && reused && path !== '/run'
-          if (refusedCodes.has(code)) answering = undefined
+          if (refusedCodes.has(code)) {
+            answering = undefined
+            unreachable?.()
+          }
           if ((!refusedCodes.has(code) && !resentSafely) || Date.now() > deadline) {
             throw new BoxRunError(
               `The box's agent could not be reached: ${(error as Error).message}`,
@@ -119,17 +129,24 @@ function createAgentConnection(address: AgentAddress, token: string) {
     },
     /** A body written by `write` (a tar stream), sent once the agent answers; never again. */
     sendStream: async (path: string, write: (request: ClientRequest) => Promise<void>) => {
-      const target = await address()
-      await whenAnswering(target.host, target.port)
-      return sendOnce(target, 'POST', path, write)
+      return sendOnce(await answeringTarget(), 'POST', path, write)
     },
     close: () => connections.destroy(),
   }
 }
 
 /** Sprout's side of one box's in-box agent (agent/, decision 040). */
-export function createAgentClient(input: { address: AgentAddress; token: string }) {
-  const { send, sendStream, close } = createAgentConnection(input.address, input.token)
+export function createAgentClient(input: {
+  address: AgentAddress
+  token: string
+  /** Told when the address stopped answering, so the next `address()` looks again. */
+  unreachable?: () => void
+}) {
+  const { send, sendStream, close } = createAgentConnection(
+    input.address,
+    input.token,
+    input.unreachable,
+  )
 
   const files = async (operation: string, argument: FilesRequest): Promise<unknown> => {
     const response = await send('POST', `/files/${operation}`, argument)

@@ -96,6 +96,12 @@ export function createPod(
     ensureRunning,
     /** The pod as last seen running, for its address. */
     current: () => current,
+    /** That pod, without asking the API server, or one made running when none is known. */
+    known: async (): Promise<V1Pod> => current ?? ensureRunning(),
+    /** Its address stopped answering (evicted, its node lost): the next use asks again. */
+    forget: () => {
+      current = undefined
+    },
     remove: async () => {
       current = undefined
       await api.deleteNamespacedPod({ namespace, name }).catch(ignoreNotFound)

@@ -38,11 +38,11 @@ export function createKubernetesBox(
   const agent = createAgentClient({
     token: access.agentToken(id),
     address: async () => {
-      const running = await pod.ensureRunning()
-      const address = options.address(running, access.settings.agentPort)
+      const address = options.address(await pod.known(), access.settings.agentPort)
       if (!address) throw new Error(`The pod of box ${id} has no address yet`)
       return address
     },
+    unreachable: pod.forget,
   })
   const dev = createBoxDevServer({
     id,

@@ -83,7 +83,7 @@ async function startPodAppServer(
   const agent = createAgentClient({
     token: access.agentToken(instanceId),
     address: async () => {
-      const target = address(await pod.ensureRunning(), settings.agentPort)
+      const target = address(await pod.known(), settings.agentPort)
       if (!target) throw new Error(`The pod of ${instanceId} has no address yet`)
       return target
     },

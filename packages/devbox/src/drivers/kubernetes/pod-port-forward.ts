@@ -17,7 +17,8 @@ export function createPortForwarder(kubeConfig: KubeConfig, ports: number[]) {
 
   const listen = (namespace: string, name: string, port: number) =>
     new Promise<Server>((resolve, reject) => {
-      const server = createServer((socket) => {
+      // No Nagle: a streamed answer of small frames would wait on delayed ACKs (40 ms each).
+      const server = createServer({ noDelay: true }, (socket) => {
         socket.on('error', () => socket.destroy())
         forward.portForward(namespace, name, [port], socket, null, socket).then(
           (opened) => {

@@ -76,7 +76,7 @@ function forward(webSocket: WebSocket, host: PodHost, port: number) {
     webSocket.close(1000)
     return
   }
-  const connection = connect(published, '127.0.0.1')
+  const connection = connect({ port: published, host: '127.0.0.1', noDelay: true })
   connection.on('data', (data: Buffer) => send(dataChannel, data))
   connection.on('error', (error) => {
     send(errorChannel, Buffer.from(`an error occurred forwarding ${port}: ${error.message}`))
