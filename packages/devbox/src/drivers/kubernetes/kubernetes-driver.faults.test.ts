@@ -1,10 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../logger.ts'
-import { createFakeTemplates, waitFor } from '../../testing/devbox-support.ts'
+import {
+  createFakeTemplates,
+  answersHttp as devServerAnswers,
+  waitFor,
+} from '../../testing/devbox-support.ts'
 import { waitForPod } from './box-pod.ts'
 import { createKubernetesDriver } from './kubernetes-driver.ts'
 import { publishedAddress, startTestApiServer, type TestApiServer } from './testing/api-server.ts'
@@ -48,6 +53,66 @@ describe('the kubernetes driver when things fail', () => {
       /The Kubernetes API server could not be reached/,
     )
   })
+
+  it('keeps a running box working while the API server cannot be reached', async () => {
+    // The API server behind a proxy this test cuts: the box's pod and agent stay as they were.
+    const connections = new Set<net.Socket>()
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(new URL(server.url).port), '127.0.0.1')
+      for (const socket of [client, upstream]) {
+        connections.add(socket)
+        socket.on('error', () => socket.destroy())
+        socket.on('close', () => connections.delete(socket))
+      }
+      client.pipe(upstream).pipe(client)
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const kubeConfig = server.kubeConfig()
+    const cluster = kubeConfig.getCurrentCluster()
+    kubeConfig.loadFromOptions({
+      clusters: [
+        {
+          ...cluster,
+          name: 'cut',
+          server: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
+        },
+      ],
+      users: kubeConfig.users,
+      contexts: [{ name: 'cut', cluster: 'cut', user: kubeConfig.users[0]?.name ?? '' }],
+      currentContext: 'cut',
+    })
+    const driver = createKubernetesDriver({
+      kubeConfig,
+      settings: testBoxSettings(templates),
+      address: publishedAddress,
+      logger: silentLogger,
+    })
+    const box = await driver.provision('vite-react', { id: 'api-cut' })
+    try {
+      proxy.close()
+      for (const socket of connections) socket.destroy()
+      // The preview, the files and the commands: the pod's own address, no API call.
+      expect(await devServerAnswers(box.devServer.target())).toBe(true)
+      await box.files.write('during.txt', 'written while the API server was away\n')
+      const result = await box.exec('cat during.txt', { timeoutSeconds: 30 })
+      expect(result).toMatchObject({
+        exitCode: 0,
+        output: 'written while the API server was away\n',
+      })
+      // A new box needs the API server: it says so.
+      await expect(driver.provision('vite-react', { id: 'api-cut-new' })).rejects.toThrow(
+        /The Kubernetes API server could not be reached/,
+      )
+    } finally {
+      await driver.shutdown().catch(() => undefined)
+      const api = server.kubeConfig().makeApiClient(CoreV1Api)
+      await api.deleteNamespacedPod({ namespace: 'sprout-boxes', name: 'sprout-box-api-cut' })
+      await waitFor(
+        async () => (await api.listNamespacedPod({ namespace: 'sprout-boxes' })).items.length === 0,
+        60_000,
+      )
+    }
+  }, 120_000)
 
   it('brings an evicted box back from its claim on its next use', async () => {
     const driver = createKubernetesDriver({
