@@ -1,4 +1,5 @@
 import type { V1NetworkPolicy, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node'
+import { agentOneRunVariable } from './agent/agent-protocol.ts'
 import { type BoxManifestSettings, confinedPod, podsNetworkPolicy } from './box-manifests.ts'
 
 /** Where a production server's deploy is unpacked and its data claim mounted in its pod. */
@@ -6,8 +7,11 @@ export const appFolderInside = '/home/sprout/app'
 export const appDataInside = '/home/sprout/data'
 const appLabel = 'sprout.dev/app'
 
+/** The name label of every production server's pod, and of its app's claim and policy. */
+export const appServerLabel = 'sprout-app-server'
+
 const labelsOf = (appId: string) => ({
-  'app.kubernetes.io/name': 'sprout-app-server',
+  'app.kubernetes.io/name': appServerLabel,
   'app.kubernetes.io/managed-by': 'sprout',
   [appLabel]: appId,
 })
@@ -64,7 +68,11 @@ export function appServerPod(
     env: [
       { name: 'NODE_ENV', value: 'production' },
       { name: 'DATABASE_URL', value: `file:${appDataInside}/app.db` },
+      { name: agentOneRunVariable, value: '1' },
     ],
+    // The pod ends with its server, even when the instance that started it is gone: never a
+    // pod left running an idle agent (pod-app-servers.ts deletes the ended ones).
+    restartPolicy: 'Never',
   })
 }
 

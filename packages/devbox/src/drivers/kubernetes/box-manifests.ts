@@ -116,6 +116,8 @@ export function confinedPod(input: {
   workingDir: string
   volumes: { name: string; mountPath: string; source: Omit<V1Volume, 'name'> }[]
   env: V1EnvVar[]
+  /** `Always` for a box (its agent idles until the pod is deleted). */
+  restartPolicy?: 'Always' | 'Never'
 }): V1Pod {
   const { settings, proxyUrl } = input
   const memory = `${settings.memoryMb}Mi`
@@ -128,7 +130,7 @@ export function confinedPod(input: {
       ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
       automountServiceAccountToken: false,
       enableServiceLinks: false,
-      restartPolicy: 'Always',
+      restartPolicy: input.restartPolicy ?? 'Always',
       terminationGracePeriodSeconds: 5,
       securityContext: {
         runAsNonRoot: true,

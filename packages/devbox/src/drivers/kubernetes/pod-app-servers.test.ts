@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { CoreV1Api, NetworkingV1Api } from '@kubernetes/client-node'
@@ -10,7 +11,7 @@ import { requestDevServer } from '../../dev-server-request.ts'
 import { silentLogger } from '../../logger.ts'
 import { fullStackFixtureFiles } from '../../testing/app-server-fixture.ts'
 import { waitFor } from '../../testing/devbox-support.ts'
-import { appResourceName } from './app-server-manifests.ts'
+import { appResourceName, appServerPod, appServerPodName } from './app-server-manifests.ts'
 import { createPodAppServerStarter } from './pod-app-servers.ts'
 import { publishedAddress, startTestApiServer, type TestApiServer } from './testing/api-server.ts'
 import { testBoxSettings } from './testing/test-box-settings.ts'
@@ -116,6 +117,47 @@ describe('production servers as pods', () => {
     expect(second.running()).toBe(false)
     await waitFor(async () => (await podNames()).length === 0)
     await second.stop()
+  })
+
+  it('ends the pod of a server whose instance died with it, and the next start deletes it', async () => {
+    // An instance starts a server pod, then dies: its connection to the agent drops mid-run.
+    const settings = testBoxSettings(path.join(baseDirectory, 'templates'))
+    const instanceId = 'prod-0123456789ab-orphaned'
+    await api.createNamespacedPod({
+      namespace,
+      body: appServerPod({ appId, instanceId }, settings, {
+        agentToken: `token-of-${instanceId}-0123456789`,
+      }),
+    })
+    const running = async () =>
+      await api.readNamespacedPod({ namespace, name: appServerPodName(instanceId) })
+    await waitFor(async () => (await running()).status?.phase === 'Running')
+    const agentAddress = publishedAddress(await running(), settings.agentPort)
+    await waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${agentAddress?.port}/health`).catch(() => undefined))
+          ?.ok === true,
+    )
+    const dying = request({
+      ...agentAddress,
+      method: 'POST',
+      path: '/run',
+      headers: { authorization: `Bearer token-of-${instanceId}-0123456789` },
+    })
+    dying.on('error', () => {})
+    dying.end(JSON.stringify({ command: ['sleep', '300'] }))
+    await new Promise((resolve) => dying.on('response', resolve))
+    dying.destroy()
+    await waitFor(async () => (await running()).status?.phase === 'Succeeded')
+
+    const next = await starter.start({
+      appId,
+      deployId: 'after',
+      deployPath,
+      dataPath: path.join(baseDirectory, 'unused'),
+    })
+    expect(await podNames()).toEqual([appServerPodName(next.id)])
+    await next.stop()
   })
 
   it('says why a server that never answers its health route did not start, and leaves no pod', async () => {

@@ -12,11 +12,12 @@ import type { DevboxLogger } from '../../logger.ts'
 import {
   appDataClaim,
   appNetworkPolicy,
+  appServerLabel,
   appServerPod,
   appServerPodName,
 } from './app-server-manifests.ts'
 import { createAgentClient } from './box-agent-client.ts'
-import { type BoxPodAccess, createPod } from './box-pod.ts'
+import { type BoxPodAccess, createPod, ignoreNotFound } from './box-pod.ts'
 import type { PodAddress } from './kubernetes-box.ts'
 
 const keptLogCharacters = 64 * 1024
@@ -64,6 +65,7 @@ async function startPodAppServer(
   const { access, address } = options
   const { settings } = access
   const instanceId = createInstanceId(request.appId)
+  await deleteEndedServerPods(access)
   await access.api
     .createNamespacedPersistentVolumeClaim({
       namespace: settings.namespace,
@@ -136,6 +138,27 @@ async function startPodAppServer(
     },
     processGroupId: () => undefined,
   }
+}
+
+/**
+ * Pods whose server ended while no instance watched it (the one that started it died): their
+ * agent exited with it and they stay, Succeeded or Failed, until deleted here, at the next start.
+ */
+async function deleteEndedServerPods({ api, settings }: BoxPodAccess): Promise<void> {
+  const { items } = await api.listNamespacedPod({
+    namespace: settings.namespace,
+    labelSelector: `app.kubernetes.io/name=${appServerLabel}`,
+  })
+  const ended = items.filter(
+    (pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed',
+  )
+  await Promise.all(
+    ended.map((pod) =>
+      api
+        .deleteNamespacedPod({ namespace: settings.namespace, name: pod.metadata?.name ?? '' })
+        .catch(ignoreNotFound),
+    ),
+  )
 }
 
 /**

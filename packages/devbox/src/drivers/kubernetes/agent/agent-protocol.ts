@@ -7,6 +7,11 @@ export const agentPort = 7070
 /** The pod's variables that tell the agent its port and token; it drops both before any command. */
 export const agentPortVariable = 'SPROUT_AGENT_PORT'
 export const agentTokenVariable = 'SPROUT_AGENT_TOKEN'
+/**
+ * Set in a production server's pod: the agent exits once its one command (the server) ended, by
+ * itself or because Sprout went away, so the pod (restartPolicy Never) ends with it.
+ */
+export const agentOneRunVariable = 'SPROUT_AGENT_ONE_RUN'
 
 export const runChannel = { stdout: 1, stderr: 2, end: 3 } as const
 

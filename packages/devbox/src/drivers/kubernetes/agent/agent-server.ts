@@ -28,7 +28,11 @@ function answer(response: ServerResponse, status: number, body: unknown) {
  * files with the local driver's own path rules (no `..`, no absolute path, no link followed), a
  * folder as a tar stream and a tar stream unpacked, to whoever holds the box's token.
  */
-export function createAgentServer(root: string, token: string) {
+export function createAgentServer(
+  root: string,
+  token: string,
+  options: { runEnded?: () => void } = {},
+) {
   const files = createWorkspaceFiles(root)
   const expected = Buffer.from(`Bearer ${token}`)
   const authorized = (request: IncomingMessage) => {
@@ -97,7 +101,10 @@ export function createAgentServer(root: string, token: string) {
     } catch (error) {
       return answer(response, 400, errorOf(error))
     }
-    if (url.pathname === '/run') return runCommand(root, body as RunRequest, response)
+    if (url.pathname === '/run') {
+      if (options.runEnded) response.once('close', options.runEnded)
+      return runCommand(root, body as RunRequest, response)
+    }
     const operation = /^\/files\/([a-z]+)$/.exec(url.pathname)?.[1]
     if (!operation) return answer(response, 404, { error: { message: 'Not found' } })
     try {

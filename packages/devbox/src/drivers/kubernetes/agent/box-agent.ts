@@ -1,4 +1,9 @@
-import { agentPort, agentPortVariable, agentTokenVariable } from './agent-protocol.ts'
+import {
+  agentOneRunVariable,
+  agentPort,
+  agentPortVariable,
+  agentTokenVariable,
+} from './agent-protocol.ts'
 import { createAgentServer } from './agent-server.ts'
 
 /**
@@ -8,14 +13,19 @@ import { createAgentServer } from './agent-server.ts'
  */
 const token = process.env[agentTokenVariable] ?? ''
 const port = Number(process.env[agentPortVariable] ?? agentPort)
+const oneRun = process.env[agentOneRunVariable] === '1'
 delete process.env[agentTokenVariable]
 delete process.env[agentPortVariable]
+delete process.env[agentOneRunVariable]
 if (token.length < 16) {
   process.stderr.write(`${agentTokenVariable} must hold the box's token\n`)
   process.exit(1)
 }
 
-const server = createAgentServer(process.cwd(), token)
+const server = createAgentServer(process.cwd(), token, {
+  // Its answer flushed (or its caller gone) first.
+  runEnded: oneRun ? () => setImmediate(() => process.exit(0)) : undefined,
+})
 server.keepAliveTimeout = 60_000
 server.listen(port, '0.0.0.0')
 // The pod's end (SIGTERM from the kubelet): stop at once, the commands go with the pod.

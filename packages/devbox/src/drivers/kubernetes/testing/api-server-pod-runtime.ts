@@ -102,8 +102,9 @@ function startContainer(state: KubeletState, pod: StoredObject, entry: RunningPo
   })
   entry.main = child
   child.on('error', () => {})
-  child.on('exit', () => {
+  child.on('exit', (code) => {
     if (entry.stopping || state.running.get(podKey(pod)) !== entry) return
+    if (pod.spec?.restartPolicy === 'Never') return containerEnded(state, pod, code ?? 1)
     // restartPolicy Always, as a Deployment's or a box's pod has it.
     state.store.update(podsCollection, pod.metadata.namespace, pod.metadata.name, (object) => {
       const statuses = (object.status?.containerStatuses ?? []) as { restartCount: number }[]
@@ -112,6 +113,19 @@ function startContainer(state: KubeletState, pod: StoredObject, entry: RunningPo
     setTimeout(() => {
       if (!entry.stopping) startContainer(state, pod, entry)
     }, restartDelayMs).unref()
+  })
+}
+
+/** restartPolicy Never: the pod stays, Succeeded or Failed by its container's exit code. */
+function containerEnded(state: KubeletState, pod: StoredObject, exitCode: number): void {
+  state.store.update(podsCollection, pod.metadata.namespace, pod.metadata.name, (object) => {
+    const status = (object.status ?? {}) as { phase?: string; containerStatuses?: unknown[] }
+    status.phase = exitCode === 0 ? 'Succeeded' : 'Failed'
+    for (const container of (status.containerStatuses ?? []) as Record<string, unknown>[]) {
+      container.ready = false
+      container.state = { terminated: { exitCode, finishedAt: now() } }
+    }
+    object.status = status
   })
 }
 
