@@ -2,7 +2,7 @@
 // kubernetes driver (the test API server, whose kubelet runs pods as this machine's processes,
 // and the in-box agent, at the pod's address and through port-forward; decision 040) against
 // the local driver's, on the same stand-in template.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { Devbox, DevboxDriver } from '../packages/devbox/src/devbox-driver.ts'
@@ -20,11 +20,25 @@ import { p50AndP95, quantile } from './lib/stats.ts'
 const boxes = Number(process.env.BENCH_BOXES ?? 5)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30)
 
-type Timings = { ready: number[]; exec: number[]; read: number[] }
+type Timings = { ready: number[]; exec: number[]; read: number[]; agentKb: number[] }
+
+/** RssAnon of each running in-box agent (the test kubelet's pods are this machine's processes). */
+async function agentMemoryKb(): Promise<number[]> {
+  const sizes: number[] = []
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')
+    if (!/box-agent\.(ts|cjs)/.test(commandLine)) continue
+    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '')
+    const anonymous = /RssAnon:\s+(\d+) kB/.exec(status)?.[1]
+    if (anonymous) sizes.push(Number(anonymous))
+  }
+  return sizes
+}
 
 /** `boxes` boxes made one after another, then exec and file rounds on the last. */
 async function measure(driver: DevboxDriver): Promise<Timings> {
-  const timings: Timings = { ready: [], exec: [], read: [] }
+  const timings: Timings = { ready: [], exec: [], read: [], agentKb: [] }
   const ids: string[] = []
   let box: Devbox | undefined
   try {
@@ -46,6 +60,8 @@ async function measure(driver: DevboxDriver): Promise<Timings> {
       await box.files.read('bench.txt')
       timings.read.push(performance.now() - started)
     }
+    // After the rounds: each box's agent as it lives, having served commands and files.
+    timings.agentKb = await agentMemoryKb()
   } finally {
     for (const id of ids) await driver.destroy(id).catch(() => undefined)
     await driver.shutdown()
@@ -89,7 +105,9 @@ export async function benchKubernetesDriver(): Promise<Record<string, string>> {
     const forwarded = await throughTestServer('port-forward')
     const ratio = (timings: Timings, key: keyof Timings) =>
       `${(quantile(timings[key], 0.5) / quantile(local[key], 0.5)).toFixed(1)}×`
-    const rows: [keyof Timings, string, number][] = [
+    figures['resident memory (RssAnon) of an in-box agent after its rounds, p50 / max'] =
+      `${(quantile(pods.agentKb, 0.5) / 1024).toFixed(1)} / ${(Math.max(...pods.agentKb) / 1024).toFixed(1)} MiB (n=${pods.agentKb.length})`
+    const rows: [Exclude<keyof Timings, 'agentKb'>, string, number][] = [
       ['ready', 'box create → dev server ready', boxes],
       ['exec', 'exec `true` round trip', rounds],
       ['read', 'file read', rounds],

@@ -7,7 +7,7 @@ import type { BoxManifestSettings } from './box-manifests.ts'
  */
 export const boxImagePaths = {
   templatesPath: '/opt/sprout/templates',
-  agentPath: '/opt/sprout/agent/packages/devbox/src/drivers/kubernetes/agent/box-agent.ts',
+  agentPath: '/opt/sprout/agent/box-agent.cjs',
 }
 
 /** The labels deploy/kubernetes/ gives the egress proxy's pods and Sprout's own, and the proxy's port. */

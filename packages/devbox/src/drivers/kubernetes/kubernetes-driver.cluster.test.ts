@@ -1,12 +1,13 @@
 import { KubeConfig } from '@kubernetes/client-node'
 import { describe, it } from 'vitest'
 import { describeDriverContract } from '../../testing/driver-contract.ts'
+import { boxImagePaths } from './box-image.ts'
 import { createKubernetesDriver } from './kubernetes-driver.ts'
 
 // The same contract against a real cluster: only under `npm run test:kubernetes`, which sets
-// SPROUT_TEST_KUBERNETES when KUBECONFIG names a cluster (decision 037). Sprout's side must reach
-// the pods' addresses (run it in the cluster, or where the pod network is routed), and the
-// cluster must have the box image (deploy/box-image/, not built yet).
+// SPROUT_TEST_KUBERNETES when KUBECONFIG names a cluster (decision 037). It reaches the pods
+// through port-forward unless KUBERNETES_REACH_PODS=pod-address (decision 040), and the cluster
+// must have the box image (deploy/box-image/).
 const environment = process.env
 const onCluster = environment.SPROUT_TEST_KUBERNETES === '1' && Boolean(environment.KUBECONFIG)
 
@@ -31,7 +32,7 @@ if (onCluster) {
           devServerPort: 3000,
           agentPort: 7070,
           templatesPath: '/opt/sprout/templates',
-          agentPath: '/opt/sprout/agent/packages/devbox/src/drivers/kubernetes/agent/box-agent.ts',
+          agentPath: boxImagePaths.agentPath,
           egressProxy: { labels: { 'app.kubernetes.io/name': 'sprout-egress-proxy' }, port: 3128 },
           sproutLabels: { 'app.kubernetes.io/name': 'sprout' },
         },

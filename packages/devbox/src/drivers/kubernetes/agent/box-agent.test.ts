@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitFor } from '../../../testing/devbox-support.ts'
 import { findFreePort } from '../../local/processes/free-port.ts'
 import { createAgentClient } from '../box-agent-client.ts'
+import { testAgentPath } from '../testing/test-box-settings.ts'
 
 const token = 'the-box-token-0123456789abcdef'
 
@@ -73,7 +74,8 @@ describe('the in-box agent', () => {
     workspace = await mkdtemp(path.join(os.tmpdir(), 'sprout-agent-'))
     await writeFile(path.join(workspace, 'hello.txt'), 'hello')
     port = await findFreePort()
-    agent = spawn(process.execPath, [path.join(import.meta.dirname, 'box-agent.ts')], {
+    // The agent as the box image has it: bundled into one file (bundle-agent.ts).
+    agent = spawn(process.execPath, [testAgentPath], {
       cwd: workspace,
       env: { ...process.env, SPROUT_AGENT_TOKEN: token, SPROUT_AGENT_PORT: String(port) },
       stdio: 'ignore',
