@@ -2,11 +2,11 @@ import { ApiException } from '@kubernetes/client-node'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import type {
   AppServerInstance,
-  StartAppServer,
   StartAppServerInput,
 } from '../../app-servers/app-server-instance.ts'
 import { serverEntry } from '../../app-servers/full-stack-deploy.ts'
 import { createInstanceId } from '../../app-servers/instance-id.ts'
+import { trackInstances } from '../../app-servers/track-instances.ts'
 import { type StartedAppServer, waitForHealth } from '../../app-servers/wait-for-health.ts'
 import type { DevboxLogger } from '../../logger.ts'
 import {
@@ -43,19 +43,7 @@ const ignoreExisting = (error: unknown) => {
  * scale to zero) are the same as for local servers.
  */
 export function createPodAppServerStarter(options: PodAppServerOptions) {
-  const running = new Set<AppServerInstance>()
-  const start: StartAppServer = async (request) => {
-    const instance = await startPodAppServer(options, request)
-    running.add(instance)
-    void instance.exited.then(() => running.delete(instance))
-    return instance
-  }
-  return {
-    start,
-    stopAll: async () => {
-      await Promise.all([...running].map((instance) => instance.stop()))
-    },
-  }
+  return trackInstances((request) => startPodAppServer(options, request))
 }
 
 async function startPodAppServer(

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { type WebSocket, WebSocketServer } from 'ws'
+import type { WebSocket } from 'ws'
 import type { PodHost } from './api-server-pod-host.ts'
 import { execStatus } from './api-server-status.ts'
+import { channelSocketServer, refuseUpgrade } from './api-server-streams.ts'
 
 /** The stream protocols kubelet speaks for exec, newest first; v5 adds the close frame (255). */
 const protocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io']
@@ -22,11 +23,7 @@ const closeChannel = 255
 export function createExecEndpoint(
   hostOf: (namespace: string, name: string) => PodHost | undefined,
 ) {
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 16 * 1024 * 1024,
-    handleProtocols: (offered) => protocols.find((protocol) => offered.has(protocol)) ?? false,
-  })
+  const streams = channelSocketServer(protocols)
 
   return {
     /** Answers an upgrade of `/api/v1/namespaces/{ns}/pods/{name}/exec`. */
@@ -40,28 +37,15 @@ export function createExecEndpoint(
       const url = new URL(request.url ?? '/', 'http://localhost')
       const command = url.searchParams.getAll('command')
       const host = hostOf(namespace, name)
-      const offered = (request.headers['sec-websocket-protocol'] ?? '')
-        .split(',')
-        .map((part) => part.trim())
-      const refusal = !host
-        ? `404 Not Found`
-        : command.length === 0
-          ? '400 Bad Request'
-          : !offered.some((protocol) => protocols.includes(protocol))
-            ? '400 Bad Request'
-            : undefined
-      if (refusal || !host) {
-        socket.end(`HTTP/1.1 ${refusal}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
-        return
+      if (!host) return refuseUpgrade(socket, '404 Not Found')
+      if (command.length === 0 || !streams.offered(request)) {
+        return refuseUpgrade(socket, '400 Bad Request')
       }
-      sockets.handleUpgrade(request, socket, head, (webSocket) =>
+      streams.sockets.handleUpgrade(request, socket, head, (webSocket) =>
         run(webSocket, host, command, url.searchParams.get('stdin') === 'true'),
       )
     },
-    close: () => {
-      for (const client of sockets.clients) client.terminate()
-      sockets.close()
-    },
+    close: streams.close,
   }
 }
 

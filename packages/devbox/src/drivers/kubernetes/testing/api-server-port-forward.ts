@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { type WebSocket, WebSocketServer } from 'ws'
+import type { WebSocket } from 'ws'
 import type { PodHost } from './api-server-pod-host.ts'
+import { channelSocketServer, refuseUpgrade } from './api-server-streams.ts'
 
 /** Kubelet's WebSocket port-forward speaks v4 of the channel protocol, and nothing newer. */
 const protocol = 'v4.channel.k8s.io'
@@ -18,11 +19,7 @@ const errorChannel = 1
 export function createPortForwardEndpoint(
   hostOf: (namespace: string, name: string) => PodHost | undefined,
 ) {
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 16 * 1024 * 1024,
-    handleProtocols: (offered) => (offered.has(protocol) ? protocol : false),
-  })
+  const streams = channelSocketServer([protocol])
 
   return {
     /** Answers an upgrade of `/api/v1/namespaces/{ns}/pods/{name}/portforward?ports=…`. */
@@ -37,26 +34,16 @@ export function createPortForwardEndpoint(
       const ports = url.searchParams.getAll('ports').flatMap((value) => value.split(','))
       const port = Number(ports[0])
       const host = hostOf(namespace, name)
-      const offered = (request.headers['sec-websocket-protocol'] ?? '')
-        .split(',')
-        .map((part) => part.trim())
-      const refusal = !host
-        ? '404 Not Found'
-        : ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535
-          ? '400 Bad Request'
-          : !offered.includes(protocol)
-            ? '400 Bad Request'
-            : undefined
-      if (refusal || !host) {
-        socket.end(`HTTP/1.1 ${refusal}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
-        return
+      if (!host) return refuseUpgrade(socket, '404 Not Found')
+      const validPort = Number.isInteger(port) && port >= 1 && port <= 65535
+      if (ports.length !== 1 || !validPort || !streams.offered(request)) {
+        return refuseUpgrade(socket, '400 Bad Request')
       }
-      sockets.handleUpgrade(request, socket, head, (webSocket) => forward(webSocket, host, port))
+      streams.sockets.handleUpgrade(request, socket, head, (webSocket) =>
+        forward(webSocket, host, port),
+      )
     },
-    close: () => {
-      for (const client of sockets.clients) client.terminate()
-      sockets.close()
-    },
+    close: streams.close,
   }
 }
 

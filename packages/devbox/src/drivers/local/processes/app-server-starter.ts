@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process'
 import { mkdir, realpath } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import type { AppServerInstance, StartAppServer } from '../../../app-servers/app-server-instance.ts'
 import { createInstanceId } from '../../../app-servers/instance-id.ts'
+import { trackInstances } from '../../../app-servers/track-instances.ts'
 import type { DevboxLogger } from '../../../logger.ts'
 import type { BoxDisks } from '../sandbox/box-disks.ts'
 import type { Sandbox } from '../sandbox/sandbox.ts'
@@ -23,8 +23,7 @@ export function createAppServerStarter(input: {
   /** APPS_DISK_MB: the size of the data folder's image. */
   appsDiskMb?: number
 }) {
-  const running = new Set<AppServerInstance>()
-  const start: StartAppServer = async (request) => {
+  return trackInstances(async (request) => {
     const instanceId = createInstanceId(request.appId)
     const deployPath = await realpath(request.deployPath)
     await mkdir(request.dataPath, { recursive: true, mode: 0o700 })
@@ -45,21 +44,12 @@ export function createAppServerStarter(input: {
       // The deploy is the server's copy, readable by the box's uid whatever the umask was.
       await runFile('chmod', ['-R', 'a+rX', deployPath])
     }
-    const instance = await startAppServerProcess({
+    return startAppServerProcess({
       ...request,
       instanceId,
       deployPath,
       sandbox: boxSandbox,
       logger: input.logger,
     })
-    running.add(instance)
-    void instance.exited.then(() => running.delete(instance))
-    return instance
-  }
-  return {
-    start,
-    stopAll: async () => {
-      await Promise.all([...running].map((instance) => instance.stop()))
-    },
-  }
+  })
 }
