@@ -22,9 +22,11 @@ export function App() {
   const [text, setText] = useState('')
 
   useEffect(() => {
+    // An answer that is not the list (the server restarting, or its routes changed under the
+    // page while the app is being built) leaves the list empty rather than breaking the page.
     fetch('/api/notes')
-      .then((response) => response.json())
-      .then((body: { notes: Note[] }) => setNotes(body.notes))
+      .then((response) => (response.ok ? response.json() : { notes: [] }))
+      .then((body: { notes?: Note[] }) => setNotes(Array.isArray(body.notes) ? body.notes : []))
       .catch(() => setNotes([]))
   }, [])
 
