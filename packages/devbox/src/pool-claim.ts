@@ -19,7 +19,8 @@ export async function claimFromPool(
   if (!state.shared && pack.ready.length === 0) return undefined
   // One statement takes the record out (`for update skip locked` in the table), before the box
   // is handed out: two claimers never get one box, and a crash now leaks a folder instead.
-  const id = await state.persistence.claim(packType).catch((error: Error) => {
+  const template = state.templateOf(packType)
+  const id = await state.persistence.claim(packType, template).catch((error: Error) => {
     state.logger.error('Could not claim a dev box from the pool', { error: error.message })
     return undefined
   })

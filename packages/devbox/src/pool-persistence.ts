@@ -3,7 +3,13 @@ import path from 'node:path'
 import type { PackType } from './devbox-driver.ts'
 
 /** A box the pool owns: being provisioned, or ready to be claimed. Claimed boxes are not recorded. */
-export type PoolRecord = { id: string; packType: PackType; state: 'provisioning' | 'ready' }
+export type PoolRecord = {
+  id: string
+  packType: PackType
+  state: 'provisioning' | 'ready'
+  /** The version of the starter it was made from (DevboxPoolOptions.templateOf). */
+  template?: string
+}
 
 /**
  * Where the pool records its boxes, so that a restarted server reuses or destroys them and two
@@ -15,12 +21,21 @@ export type PoolPersistence = {
   /** Records a box, or its new state. */
   put: (record: PoolRecord) => Promise<void>
   remove: (id: string) => Promise<void>
-  /** Takes one ready record of the pack type out, atomically; undefined when there is none. */
-  claim: (packType: PackType) => Promise<string | undefined>
-  /** A shared pool's boxes of the pack type, every instance's, ready or being provisioned. */
-  count?: (packType: PackType) => Promise<{ ready: number; provisioning: number }>
-  /** A shared pool's records left by instances that are gone, taken out to be destroyed. */
-  takeAbandoned?: () => Promise<string[]>
+  /**
+   * Takes one ready record of the pack type out, atomically, of the starter `template` when given;
+   * undefined when there is none.
+   */
+  claim: (packType: PackType, template?: string) => Promise<string | undefined>
+  /** A shared pool's boxes of the pack type and starter, every instance's, ready or being provisioned. */
+  count?: (
+    packType: PackType,
+    template?: string,
+  ) => Promise<{ ready: number; provisioning: number }>
+  /**
+   * A shared pool's records left by instances that are gone, and ready ones of another starter
+   * than `templateOf` says, taken out to be destroyed.
+   */
+  takeAbandoned?: (templateOf: (packType: PackType) => string | undefined) => Promise<string[]>
 }
 
 /** Keeps the records in memory, for a pool that need not outlive its process. */
@@ -42,9 +57,12 @@ export function createMemoryPoolPersistence(
       if (!records.delete(id)) return
       await changed([...records.values()])
     },
-    claim: async (packType) => {
+    claim: async (packType, template) => {
       const found = [...records.values()].find(
-        (record) => record.packType === packType && record.state === 'ready',
+        (record) =>
+          record.packType === packType &&
+          record.state === 'ready' &&
+          (template === undefined || record.template === template),
       )
       if (!found) return undefined
       records.delete(found.id)

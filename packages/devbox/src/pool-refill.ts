@@ -49,7 +49,10 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
   pack.provisioning += 1
   const work = (async () => {
     try {
-      await persistQuietly(state, (records) => records.put({ id, packType, state: 'provisioning' }))
+      const template = state.templateOf(packType)
+      await persistQuietly(state, (records) =>
+        records.put({ id, packType, state: 'provisioning', template }),
+      )
       // After every user's start waiting (docs/architecture/devbox.md "Starts at once").
       const box = await state.starts.run(
         id,
@@ -81,7 +84,9 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
         // In memory before its record says ready, so a claim that takes the record finds it.
         pack.ready.push(box)
       }
-      await persistQuietly(state, (records) => records.put({ id, packType, state: 'ready' }))
+      await persistQuietly(state, (records) =>
+        records.put({ id, packType, state: 'ready', template }),
+      )
     } catch (error) {
       state.failed += 1
       pack.consecutiveFailures += 1

@@ -26,12 +26,12 @@ async function lookAtSharedPool(state: PoolState) {
   if (state.closed || !shared || !persistence.count) return
   try {
     for (const [packType, pack] of state.packs) {
-      const counted = await persistence.count(packType)
+      const counted = await persistence.count(packType, state.templateOf(packType))
       pack.sharedReady = counted.ready
       pack.sharedProvisioning = counted.provisioning
     }
     if (!shared.mayRefill() || state.closed) return
-    const abandoned = (await persistence.takeAbandoned?.()) ?? []
+    const abandoned = (await persistence.takeAbandoned?.(state.templateOf)) ?? []
     for (const id of abandoned) await destroyBoxQuietly(state, id)
     if (abandoned.length > 0) {
       state.logger.info('Destroyed dev boxes left half-provisioned by a stopped instance', {

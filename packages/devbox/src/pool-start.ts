@@ -8,6 +8,17 @@ export async function startPool(state: PoolState) {
   const previous = await state.persistence.load()
   for (const record of previous) {
     const pack = state.packs.get(record.packType)
+    const current = state.templateOf(record.packType)
+    if (current !== undefined && record.template !== current) {
+      // Made from another starter (an upgrade): a new app would start from the old one.
+      state.logger.info('Destroying a pooled dev box made from an older starter', {
+        id: record.id,
+        packType: record.packType,
+      })
+      await persistQuietly(state, (records) => records.remove(record.id))
+      await destroyBoxQuietly(state, record.id)
+      continue
+    }
     // A shared pool's ready box is its files: it stays recorded, for any instance to open.
     if (state.shared && record.state === 'ready' && pack) continue
     if (state.shared || record.state !== 'ready' || !pack || pack.ready.length >= pack.target) {

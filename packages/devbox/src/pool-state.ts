@@ -28,6 +28,12 @@ export type DevboxPoolOptions = {
   refillDelayMs?: number
   /** The server's box starts: the pool's provisions wait behind every user's (none: its own). */
   starts?: StartQueue
+  /**
+   * The version of a pack type's starter (its files' hash, or the box image): a box recorded
+   * from another version (Sprout upgraded, or its starter changed) is destroyed at start, not
+   * handed to a new app.
+   */
+  templateOf?: (packType: PackType) => string | undefined
 }
 
 /** The pool's boxes of one pack type. */
@@ -65,6 +71,7 @@ export type PoolState = {
   maxConsecutiveFailures: number
   refillDelayMs: number
   starts: StartQueue
+  templateOf: (packType: PackType) => string | undefined
   packs: Map<PackType, PackState>
   /** Provisions under way. */
   inFlight: Set<Promise<void>>
@@ -91,6 +98,7 @@ export function createPoolState(options: DevboxPoolOptions): PoolState {
     maxConsecutiveFailures: options.retry?.maxConsecutiveFailures ?? 5,
     refillDelayMs: options.refillDelayMs ?? 0,
     starts: options.starts ?? createStartQueue(),
+    templateOf: options.templateOf ?? (() => undefined),
     packs: new Map(
       Object.entries(options.targets).map(([packType, target]) => [
         packType as PackType,

@@ -149,6 +149,38 @@ describe('dev box pool', () => {
     await driver.destroy(box?.id ?? '')
   }, 60_000)
 
+  it('destroys at start the ready boxes made from another starter, and hands out a new one', async () => {
+    const withTemplate = (driver: DevboxDriver, version: string) => {
+      const pool = createDevboxPool({
+        driver,
+        targets: { 'vite-react': 1 },
+        logger: silentLogger,
+        persistence: createJsonFilePoolPersistence(path.join(rootDir, 'upgrade.json')),
+        templateOf: () => version,
+      })
+      pools.push(pool)
+      return pool
+    }
+    const firstDriver = createDriver()
+    const before = withTemplate(firstDriver, 'starter-1')
+    await before.start()
+    await waitFor(() => readyCount(before) === 1, 30_000)
+    const [old] = JSON.parse(await readFile(path.join(rootDir, 'upgrade.json'), 'utf8'))
+    expect(old).toMatchObject({ state: 'ready', template: 'starter-1' })
+    await before.close()
+    await firstDriver.shutdown()
+
+    // Sprout upgraded: the starter is another.
+    const driver = createDriver()
+    const after = withTemplate(driver, 'starter-2')
+    await after.start()
+    expect(existsSync(path.join(rootDir, 'workspaces', old.id))).toBe(false)
+    await waitFor(() => readyCount(after) === 1, 30_000)
+    const box = await after.claim('vite-react')
+    expect(box?.id).not.toBe(old.id)
+    await driver.destroy(box?.id ?? '')
+  }, 90_000)
+
   it('counts failed provisions, retries with backoff and never hands a failed box out', async () => {
     const driver = createDriver()
     let failuresLeft = 2

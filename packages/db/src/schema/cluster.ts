@@ -38,6 +38,8 @@ export const devboxPool = pgTable(
     /** provisioning | ready */
     state: text('state').notNull(),
     instanceId: text('instance_id').notNull(),
+    /** The version of the starter the box was made from; a box of an older one is not handed out. */
+    template: text('template'),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('devbox_pool_pack_state_idx').on(table.packType, table.state)],

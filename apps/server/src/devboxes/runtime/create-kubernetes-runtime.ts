@@ -140,6 +140,8 @@ export function createKubernetesDevboxRuntime(
     logger,
     deploysDir: path.join(boxesHomeOf(config), 'deploys'),
     startAppServer: driver.startAppServer,
+    // The starters are the box image's: a new image, new boxes.
+    templateOf: () => `image ${config.devbox.kubernetes.boxImage}`,
     confinement,
   })
 }

@@ -5,6 +5,7 @@ import { createLocalDriver } from '@sprout/devbox/drivers/local/local-driver.ts'
 import { checkDiskSupport } from '@sprout/devbox/drivers/local/sandbox/box-disk.ts'
 import { checkSandbox } from '@sprout/devbox/drivers/local/sandbox/sandbox.ts'
 import { checkDependencySupport } from '@sprout/devbox/drivers/local/workspace/shared-dependencies.ts'
+import { templateVersions } from '@sprout/devbox/drivers/local/workspace/template-versions.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { boxesHomeOf } from '../../config/boxes-home.ts'
 import type { Config } from '../../config/config.ts'
@@ -83,6 +84,7 @@ export function createLocalDevboxRuntime(
     deploysDir,
     startAppServer: driver.startAppServer,
     confinement: { limits: driver.limits, enforcement: driver.enforcement },
+    templateOf: templateVersions(templatesDir),
   })
   return runtime
 }

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
 import type { StartAppServer } from '@sprout/devbox/app-servers/app-server-instance.ts'
 import { createAppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
-import type { DevboxDriver } from '@sprout/devbox/devbox-driver.ts'
+import type { DevboxDriver, PackType } from '@sprout/devbox/devbox-driver.ts'
 import type { DevboxLogger } from '@sprout/devbox/logger.ts'
 import { createDevboxPool } from '@sprout/devbox/pool.ts'
 import { createStartQueue, defaultStartSlots } from '@sprout/devbox/start-queue.ts'
@@ -33,6 +33,8 @@ export type RuntimeForDriverOptions = {
   confinement: DevboxConfinement
   appProcesses: AppProcessSupportFor
   sharedPool?: SharedPoolOptions
+  /** The version of each starter: pooled boxes of another are destroyed, not handed out. */
+  templateOf?: (packType: PackType) => string | undefined
 }
 
 /** The runtime around a driver, whichever it is: its start queue, pool and production servers. */
@@ -55,6 +57,7 @@ export function createRuntimeForDriver(
     // The claimed box's first preview loads go first (docs/architecture/devbox.md "Pool").
     refillDelayMs: poolRefillDelayMs,
     starts,
+    templateOf: options.templateOf,
   })
   const appServers = createAppServerManager({
     deploysDir: options.deploysDir,

@@ -1,0 +1,1 @@
+ALTER TABLE "devbox_pool" ADD COLUMN "template" text;
