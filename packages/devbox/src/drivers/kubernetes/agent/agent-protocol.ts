@@ -20,6 +20,18 @@ export const runChannel = { stdout: 1, stderr: 2, end: 3 } as const
  * added to the agent's environment (a production server's secrets: not in its argv).
  */
 export type RunRequest = { command: string[]; stdin?: string; env?: Record<string, string> }
+const isText = (value: unknown): value is string => typeof value === 'string'
+
+/** A body that is a RunRequest: argv of strings, a base64 string, variables of strings. */
+export function isRunRequest(body: unknown): body is RunRequest {
+  if (typeof body !== 'object' || body === null) return false
+  const { command, stdin, env } = body as Record<string, unknown>
+  if (!Array.isArray(command) || command.length === 0 || !command.every(isText)) return false
+  if (stdin !== undefined && !isText(stdin)) return false
+  if (env === undefined) return true
+  return typeof env === 'object' && env !== null && Object.values(env).every(isText)
+}
+
 /** The last frame: the exit code, or why the command could not run at all. */
 export type RunEnd = { exitCode: number | null; signal?: string; error?: string }
 

@@ -1,19 +1,23 @@
 import { spawn } from 'node:child_process'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { encodeFrame, type RunEnd, type RunRequest, runChannel } from './agent-protocol.ts'
+import { encodeFrame, isRunRequest, type RunEnd, runChannel } from './agent-protocol.ts'
 
 /**
  * `POST /run`: the command as a process group of its own in the workspace, its stdout and
  * stderr streamed as frames as they come (held back while Sprout reads slower), then its end.
  * A caller that goes away before the end takes the group with it.
  */
-export function runCommand(root: string, request: RunRequest, response: ServerResponse): void {
-  const [file, ...args] = request.command
-  if (!file) {
+export function runCommand(root: string, request: unknown, response: ServerResponse): void {
+  if (!isRunRequest(request)) {
     response.writeHead(400, { 'content-type': 'application/json' })
-    response.end(JSON.stringify({ error: { message: 'No command to run' } }))
+    response.end(
+      JSON.stringify({
+        error: { message: 'A command is an array of strings, with its stdin and env as text' },
+      }),
+    )
     return
   }
+  const [file = '', ...args] = request.command
   response.writeHead(200, { 'content-type': 'application/octet-stream' })
   response.flushHeaders()
   const env = { ...process.env, ...(request.env ?? {}) }

@@ -5,7 +5,7 @@ import { extractFolderTar } from '../../../folder-archive/extract-folder-tar.ts'
 import { writeFolderTar } from '../../../folder-archive/write-folder-tar.ts'
 import { resolveWorkspaceFolder } from '../../local/workspace/copy-workspace-folder.ts'
 import { createWorkspaceFiles } from '../../local/workspace/workspace-files.ts'
-import type { FilesRequest, RunRequest } from './agent-protocol.ts'
+import type { FilesRequest } from './agent-protocol.ts'
 import { readBody, runCommand } from './agent-run.ts'
 
 /** A file the agent writes comes in one request body; the local driver has no smaller bound. */
@@ -103,10 +103,13 @@ export function createAgentServer(
     }
     if (url.pathname === '/run') {
       if (options.runEnded) response.once('close', options.runEnded)
-      return runCommand(root, body as RunRequest, response)
+      return runCommand(root, body, response)
     }
     const operation = /^\/files\/([a-z]+)$/.exec(url.pathname)?.[1]
     if (!operation) return answer(response, 404, { error: { message: 'Not found' } })
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return answer(response, 400, { error: { message: 'A files call takes a JSON object' } })
+    }
     try {
       const value = await perform(operation, body as FilesRequest)
       answer(response, 200, { value: value ?? null })

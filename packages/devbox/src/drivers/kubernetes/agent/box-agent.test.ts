@@ -166,7 +166,18 @@ describe('the in-box agent', () => {
   it('answers a malformed or unknown call with a 4xx and stays up', async () => {
     const auth = `Bearer ${token}`
     expect((await call({ path: '/run', body: '{not json', auth })).status).toBe(400)
-    expect((await call({ path: '/run', body: '{"command":[]}', auth })).status).toBe(400)
+    for (const body of [
+      '{"command":[]}',
+      '{"command":"touch ran"}',
+      '{"command":["touch",1]}',
+      '{"command":["touch","ran"],"env":{"A":1}}',
+      '{"command":["touch","ran"],"stdin":[]}',
+      'null',
+    ]) {
+      expect((await call({ path: '/run', body, auth })).status, body).toBe(400)
+    }
+    expect((await call({ path: '/files/read', body: '"hello.txt"', auth })).status).toBe(400)
+    await expect(readFile(path.join(workspace, 'ran'))).rejects.toThrow()
     expect((await call({ path: '/files/../../x', body: '{}', auth })).status).toBe(404)
     expect((await call({ method: 'DELETE', path: '/run', auth })).status).toBe(404)
     const unknown = await call({ path: '/files/chmod', body: '{}', auth })
