@@ -1,7 +1,8 @@
 import { Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { text } from 'node:stream/consumers'
 import { setTimeout as delay } from 'node:timers/promises'
-import type { WorkspacePathErrorCode } from '../../devbox-driver.ts'
+import { targetConnection } from '../../dev-server-request.ts'
+import type { DevServerTarget, WorkspacePathErrorCode } from '../../devbox-driver.ts'
 import { WorkspacePathError } from '../../devbox-driver.ts'
 import { writeFolderTar } from '../../folder-archive/write-folder-tar.ts'
 import {
@@ -35,7 +36,7 @@ type AgentErrorBody = { error?: { message: string; code?: WorkspacePathErrorCode
 const agentStartMs = 30_000
 const refusedCodes = new Set(['ECONNREFUSED', 'EHOSTUNREACH'])
 
-type AgentAddress = () => Promise<{ host: string; port: number }>
+type AgentAddress = () => Promise<DevServerTarget>
 
 /**
  * Requests to one box's agent over kept-alive connections, wherever `address` finds it once the
@@ -51,9 +52,9 @@ function createAgentConnection(address: AgentAddress, token: string, unreachable
     const deadline = Date.now() + agentStartMs
     for (;;) {
       const target = await address()
-      const key = `${target.host}:${target.port}`
+      const key = JSON.stringify(target)
       if (answering === key) return target
-      if (await answersHealth(target.host, target.port)) {
+      if (await answersHealth(target)) {
         answering = key
         return target
       }
@@ -67,7 +68,7 @@ function createAgentConnection(address: AgentAddress, token: string, unreachable
     }
   }
   const sendOnce = (
-    target: { host: string; port: number },
+    target: DevServerTarget,
     method: string,
     path: string,
     payload: Buffer | ((request: ClientRequest) => Promise<void>) | undefined,
@@ -75,7 +76,7 @@ function createAgentConnection(address: AgentAddress, token: string, unreachable
     new Promise<IncomingMessage>((resolve, reject) => {
       const request = httpRequest(
         {
-          ...target,
+          ...targetConnection(target),
           method,
           path,
           agent: connections,
@@ -226,9 +227,10 @@ export function createAgentClient(input: {
 }
 
 /** One `/health` on a connection of its own: true once the agent answers it. */
-function answersHealth(host: string, port: number): Promise<boolean> {
+function answersHealth(target: DevServerTarget): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = httpRequest({ host, port, path: '/health', agent: false }, (response) => {
+    const where = targetConnection(target)
+    const request = httpRequest({ ...where, path: '/health', agent: false }, (response) => {
       response.resume()
       resolve(response.statusCode === 200)
     })

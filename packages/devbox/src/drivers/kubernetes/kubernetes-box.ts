@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node'
-import type { Devbox, PackType } from '../../devbox-driver.ts'
+import type { Devbox, DevServerTarget, PackType } from '../../devbox-driver.ts'
 import { checkpointWorkspace } from '../local/workspace/checkpoint.ts'
 import { createAgentClient } from './box-agent-client.ts'
 import { createBoxCommand } from './box-command.ts'
@@ -9,7 +9,8 @@ import { createBoxFolderOut } from './box-folder-out.ts'
 import { workspaceMountPath } from './box-manifests.ts'
 import { type BoxPodAccess, createBoxPod } from './box-pod.ts'
 
-export type PodAddress = (pod: V1Pod, port: number) => { host: string; port: number } | undefined
+/** Where Sprout reaches a pod's port: its address, or a socket of Sprout's own (port-forward). */
+export type PodAddress = (pod: V1Pod, port: number) => DevServerTarget | undefined
 
 /** The pod's own IP and port: how Sprout reaches a box from inside the cluster. */
 export const podAddress: PodAddress = (pod, port) =>
