@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { appRuntimeTokens } from '@sprout/db/schema/app-runtime-tokens.ts'
-import { applications } from '@sprout/db/schema/applications.ts'
 import { organization } from '@sprout/db/schema/auth.ts'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeyring } from '../sealing/master-keys.ts'
 import { createTestDatabase } from '../testing/database.ts'
+import { seedApplication } from '../testing/seed-conversations.ts'
 import { hashOfAppToken, resealAppTokens, UnknownAppTokenKey } from './app-token-sealing.ts'
 import { createAppTokens } from './app-tokens.ts'
 
@@ -22,18 +22,7 @@ describe('app tokens shared by the processes of one database', () => {
   const firstKey = newKey()
   const keyring = createKeyring(firstKey, [])
 
-  const newApplication = async () => {
-    const id = randomUUID()
-    await database.db.insert(applications).values({
-      id,
-      organizationId,
-      name: 'App',
-      slug: `app-${id.slice(0, 8)}`,
-      initialPrompt: 'An app',
-      model: 'demo',
-    })
-    return id
-  }
+  const newApplication = () => seedApplication(database.db, organizationId)
   const rowOf = async (applicationId: string) => {
     const [row] = await database.db
       .select()

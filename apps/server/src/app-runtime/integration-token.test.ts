@@ -11,6 +11,7 @@ import { AppError } from '../http/app-error.ts'
 import { onError } from '../http/on-error.ts'
 import { createKeyring } from '../sealing/master-keys.ts'
 import { createTestDatabase } from '../testing/database.ts'
+import { seedApplication } from '../testing/seed-conversations.ts'
 import { type AppTokens, createAppTokens } from './app-tokens.ts'
 import type { AccessTokenSource } from './integration-token.ts'
 import { handleInternalRequest } from './internal-requests.ts'
@@ -39,18 +40,7 @@ describe('the integration token route of sprout.internal', () => {
   const organizations: string[] = []
   const apps: string[] = []
 
-  const newApplication = async (organizationId: string) => {
-    const id = randomUUID()
-    await database.db.insert(applications).values({
-      id,
-      organizationId,
-      name: 'App',
-      slug: `app-${id.slice(0, 8)}`,
-      initialPrompt: 'An app',
-      model: 'demo',
-    })
-    return id
-  }
+  const newApplication = (organizationId: string) => seedApplication(database.db, organizationId)
   const get = async (path: string, token?: string, method = 'GET') => {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
