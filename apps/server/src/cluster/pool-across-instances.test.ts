@@ -117,6 +117,20 @@ describe('the dev box pool in a table', { timeout: 240_000 }, () => {
     expect(await theirs.claim('fullstack')).toBe('their-box')
   })
 
+  it('shared, instances claim and count only the current starter’s boxes; the leader drops a gone instance’s older ones', async () => {
+    const instance = await registerInstance(database, 'upgraded', 'http://127.0.0.1:1')
+    cleanups.push(() => instance.stop())
+    const upgraded = createPoolTable(database.db, { instanceId: () => 'upgraded', shared: true })
+    const gone = createPoolTable(other.db, { instanceId: () => 'gone', shared: true })
+    await gone.put({ id: 'old-box', packType: 'fullstack', state: 'ready', template: 'v1' })
+    await upgraded.put({ id: 'new-box', packType: 'fullstack', state: 'ready', template: 'v2' })
+    expect(await upgraded.count?.('fullstack', 'v2')).toEqual({ ready: 1, provisioning: 0 })
+    expect(await upgraded.claim('fullstack', 'v3')).toBeUndefined()
+    expect(await upgraded.takeAbandoned?.(() => 'v2')).toEqual(['old-box'])
+    expect(await upgraded.claim('fullstack', 'v2')).toBe('new-box')
+    expect(await upgraded.count?.('fullstack')).toEqual({ ready: 0, provisioning: 0 })
+  })
+
   it('reuses its rows after a restart, and adopts an older version’s pool.json once', async () => {
     const dataDir = path.join(baseDirectory, 'restart')
     const legacyFile = path.join(dataDir, 'devboxes', 'pool.json')
