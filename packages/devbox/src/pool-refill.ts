@@ -47,6 +47,12 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
   const id = crypto.randomUUID()
   const generation = pack.generation
   pack.provisioning += 1
+  let underWay = true
+  // Counted as provisioning until it is ready or has failed, never as both at once.
+  const settle = () => {
+    if (underWay) pack.provisioning -= 1
+    underWay = false
+  }
   const work = (async () => {
     try {
       const template = state.templateOf(packType)
@@ -84,6 +90,7 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
         // In memory before its record says ready, so a claim that takes the record finds it.
         pack.ready.push(box)
       }
+      settle()
       await persistQuietly(state, (records) =>
         records.put({ id, packType, state: 'ready', template }),
       )
@@ -94,7 +101,7 @@ function provisionOne(state: PoolState, packType: PackType, pack: PackState) {
       await destroyBoxQuietly(state, id)
       scheduleRetry(state, packType, pack, error instanceof Error ? error.message : String(error))
     } finally {
-      pack.provisioning -= 1
+      settle()
     }
   })()
   state.inFlight.add(work)
