@@ -35,12 +35,10 @@ type Moment = {
   /** Dependencies installed by this run rather than taken from the shared test cache. */
   coldCache?: boolean
   /** What a user does once the server is ready, to bring the moment about. */
-  drive?: (baseUrl: string) => Promise<void>
+  drive?: (baseUrl: string, model: FakeProviderServer) => Promise<void>
   /** Only without bubblewrap, where nothing but a cgroup holds what leaves the group. */
   unconfinedOnly?: boolean
 }
-
-let fakeModelServer: FakeProviderServer | undefined
 
 const moments: Moment[] = [
   {
@@ -65,7 +63,7 @@ const moments: Moment[] = [
     name: "running an agent's command",
     marks: (entry) => /^sleep 60[01]$/.test(entry.commandLine),
     spreadMs: 1000,
-    drive: (baseUrl) => runAgentCommand(baseUrl, fakeModelServer),
+    drive: (baseUrl, model) => runAgentCommand(baseUrl, model),
   },
   {
     name: "running an agent's command that left setsid -f, (setsid … &) & and a double fork",
@@ -73,7 +71,7 @@ const moments: Moment[] = [
     marks: (entry) => /^sleep 604$/.test(entry.commandLine),
     spreadMs: 500,
     unconfinedOnly: true,
-    drive: (baseUrl) => runAgentCommand(baseUrl, fakeModelServer, leaveProcessGroup(600)),
+    drive: (baseUrl, model) => runAgentCommand(baseUrl, model, leaveProcessGroup(600)),
   },
 ]
 
@@ -152,6 +150,8 @@ async function stopAtMoment(input: {
   }
   const port = await findFreePort()
   const baseUrl = `http://localhost:${port}`
+  // A model of its own: runs at once would take each other's scripted commands from a shared one.
+  const model = await startFakeOpenAIChat([])
   const sprout = startSprout(dataDir, {
     DEVBOX_SANDBOX: input.sandbox,
     DEVBOX_POOL_TARGET: '1',
@@ -159,7 +159,7 @@ async function stopAtMoment(input: {
     PORT: String(port),
     PUBLIC_URL: baseUrl,
     AUTH_RATE_LIMIT: '1000/60',
-    OPENAI_COMPATIBLE_BASE_URL: fakeModelServer?.baseUrl ?? '',
+    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
     OPENAI_COMPATIBLE_API_KEY: 'test-key',
     OPENAI_COMPATIBLE_MODELS: commandModel,
   })
@@ -170,7 +170,7 @@ async function stopAtMoment(input: {
   try {
     if (input.moment.drive) {
       await sprout.ready()
-      await input.moment.drive(baseUrl)
+      await input.moment.drive(baseUrl, model)
     }
     await waitFor(
       () => `the server to be ${input.moment.name}:\n${output.text}`,
@@ -227,6 +227,7 @@ async function stopAtMoment(input: {
       } catch {}
     }
     await removeDataDir(dataDir)
+    await model.close()
   }
 }
 
@@ -235,12 +236,10 @@ describe.concurrent('nothing outlives Sprout', () => {
   const random = randomFrom(seed)
   beforeAll(async () => {
     const started = Date.now()
-    fakeModelServer = await startFakeOpenAIChat([])
     preparedDataDir = await prepareDataDir()
     console.log(`migrated DATA_DIR prepared in ${Date.now() - started} ms`)
     return async () => {
       await removeDataDir(preparedDataDir ?? '')
-      await fakeModelServer?.close()
     }
   }, 90_000)
   const modes = [
