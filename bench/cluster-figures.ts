@@ -55,9 +55,14 @@ async function throughput(cluster: BenchCluster, token: string, figures: Record<
   figures['… 2 instances / 1 instance'] = `${(median(two) / median(one)).toFixed(2)}×`
 }
 
-async function timed(port: number, user: ClusterUser, pathname: string) {
+async function timed(
+  port: number,
+  user: ClusterUser,
+  pathname: string,
+  headers: Record<string, string> = {},
+) {
   const started = performance.now()
-  const response = await get(port, user.previewHost, pathname, { cookie: user.cookie })
+  const response = await get(port, user.previewHost, pathname, { cookie: user.cookie, ...headers })
   // Counted apart, not timed: a relay or a dev server that failed is reported, not averaged in.
   return response.status === 200 ? performance.now() - started : -response.status
 }
@@ -79,6 +84,9 @@ async function relayedModule(
   // the owner (bench/lib/bare-proxy.ts).
   const bareProxy = await startBareProxy({ host: '127.0.0.1', port: owner }, { keepHost: true })
   const bare: number[] = []
+  // A declared empty body is not tunnelled (decision 042): the relay's long way, for comparison.
+  const longWay: number[] = []
+  const withBody = { 'content-length': '0' }
   for (let round = 0; round < 20; round++) await timed(other, user, '/src/App.tsx')
   const failed: number[] = []
   const keep = (into: number[], value: number) =>
@@ -87,14 +95,17 @@ async function relayedModule(
     keep(direct, await timed(owner, user, '/src/App.tsx'))
     keep(relayed, await timed(other, user, '/src/App.tsx'))
     keep(bare, await timed(bareProxy.port, user, '/src/App.tsx'))
+    keep(longWay, await timed(other, user, '/src/App.tsx', withBody))
   }
   bareProxy.close()
   if (failed.length > 0) figures['… answers other than 200 (statuses)'] = failed.join(', ')
   const ratio = quantile(relayed, 0.5) / quantile(direct, 0.5)
   figures[`preview /src/App.tsx straight to the owner (p50 / p95, n=${moduleRounds})`] =
     fine(direct)
-  figures['… through a non-owner, relayed'] = fine(relayed)
-  figures['… relayed / owner (median)'] = `${ratio.toFixed(2)}×`
+  figures['… through a non-owner, tunnelled (decision 042)'] = fine(relayed)
+  figures['… tunnelled / owner (median)'] = `${ratio.toFixed(2)}×`
+  figures['… through a non-owner, relayed the long way (decision 033)'] =
+    `${fine(longWay)} (${(quantile(longWay, 0.5) / quantile(direct, 0.5)).toFixed(2)}×)`
   figures['… through a bare node:http proxy in front of the owner'] =
     `${fine(bare)} (${(quantile(bare, 0.5) / quantile(direct, 0.5)).toFixed(2)}×)`
 }

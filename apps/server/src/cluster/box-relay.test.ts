@@ -137,10 +137,19 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       const page = await rawRequest(b.port, host, '/', { cookie, accept: 'text/html' })
       expect(page.status).toBe(200)
       expect(page.body).toContain('<div id="root">')
-      // The preview's HMR socket through B: the owner's dev server tells of a change.
+      // Its modules go from B to the dev server through a tunnel, not relayed (decision 042).
+      const relayedBefore = b.cluster?.relay.counts().relayed
+      const tunnelsBefore = a.cluster?.relay.counts().tunnelsServed ?? 0
       for (const module of ['/src/main.tsx', '/src/App.tsx']) {
         expect((await rawRequest(b.port, host, module, { cookie })).status).toBe(200)
       }
+      expect(b.cluster?.relay.counts().relayed).toBe(relayedBefore)
+      expect(a.cluster?.relay.counts().tunnelsServed).toBeGreaterThan(tunnelsBefore)
+      // Without the preview's cookie, B refuses a module itself.
+      const signedOut = await rawRequest(b.port, host, '/src/App.tsx')
+      expect(signedOut.status).toBe(401)
+      expect(signedOut.body).not.toContain('export')
+      // The preview's HMR socket through B: the owner's dev server tells of a change.
       const messages: string[] = []
       const socket = await openWebSocket(b.port, host, cookie, (text) => messages.push(text))
       const changed = `export function App() {\n  return <h1>Relayed ${Date.now()}</h1>\n}\n`

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts'
 import type { Origins } from '../http/origins.ts'
 import { createApplicationOfRequest } from './application-of-request.ts'
 import { type BoxLeaseTimes, createBoxLeases, defaultLeaseTimes } from './box-leases.ts'
+import type { TunnelEndpointOptions } from './dev-server-tunnel.ts'
 import { type ClusterInstance, internalUrlOf, registerInstance } from './instances.ts'
 import { createRelay } from './relay.ts'
 import { relayKeyFrom } from './relay-signature.ts'
@@ -12,7 +13,7 @@ import { relayKeyFrom } from './relay-signature.ts'
 type OwnedBoxes = {
   adopt: (applicationId: string) => Promise<void>
   release: (applicationId: string) => Promise<void>
-}
+} & ReturnType<TunnelEndpointOptions['devboxes']>
 
 export type Cluster = ReturnType<typeof createCluster>
 
@@ -43,6 +44,7 @@ export function createCluster(options: {
     leases,
     applicationOf: createApplicationOfRequest(database.db, options.origins),
     acquired: (applicationId) => options.boxes().adopt(applicationId),
+    devboxes: options.boxes,
   })
   let instance: ClusterInstance | undefined
   return {
@@ -65,6 +67,7 @@ export function createCluster(options: {
       }),
     /** After the boxes stopped: their leases go at once, then the row. */
     stop: async () => {
+      relay.close()
       leases.stop()
       await leases.release().catch((error: Error) => {
         console.error('[cluster] releasing box leases failed:', error.message)

@@ -1,14 +1,30 @@
+import type http from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import {
+  createTunnelEndpoint,
+  isTunnelRequest,
+  type TunnelEndpointOptions,
+} from './dev-server-tunnel.ts'
 import { createRelayRouter, type RelayRouterOptions } from './relay-route.ts'
 import { RELAY_CLIENT_HEADER, RELAY_HEADER, signRelay } from './relay-signature.ts'
 import { forwardedHeaders, relayRequest, relayUpgrade } from './relay-streams.ts'
+import { createTunnelAgents } from './tunnel-agents.ts'
 
 /** A refused relay is routed again every half second for up to 10 s (a stopping owner's stop). */
 const refusedRetryMs = 500
 const refusedRetries = 20
 
-type RelayOptions = RelayRouterOptions & { instanceId: string }
+type RelayOptions = RelayRouterOptions & {
+  instanceId: string
+  devboxes: TunnelEndpointOptions['devboxes']
+}
+
+/**
+ * Serves a request of another instance's box here, its dev server reached through `agent` (a
+ * tunnel to the owner's box, decision 042), or calls `relayed` to send it to the owner instead.
+ */
+export type ServeTunnelled = (agent: http.Agent, relayed: () => void) => void
 
 /**
  * Any instance relays a request about an application's box to the instance holding its lease
@@ -18,6 +34,10 @@ type RelayOptions = RelayRouterOptions & { instanceId: string }
  */
 export function createRelay(options: RelayOptions) {
   const { route, forgetOwner } = createRelayRouter(options)
+  const tunnels = createTunnelAgents({ key: options.key, instanceId: options.instanceId })
+  const tunnelEndpoint = createTunnelEndpoint(options)
+  // What went where, for the figures and tests (docs/performance.md).
+  const counts = { relayed: 0, tunnelsServed: 0 }
 
   const outgoingHeaders = (request: IncomingMessage, upgrading: boolean) => {
     const headers = forwardedHeaders(request, upgrading)
@@ -51,6 +71,7 @@ export function createRelay(options: RelayOptions) {
     response: ServerResponse,
     serveHere: () => void,
     refusalsLeft: number,
+    serveTunnelled?: ServeTunnelled,
   ) => {
     route(request).then(
       (decided) => {
@@ -66,10 +87,16 @@ export function createRelay(options: RelayOptions) {
                 )
               }
             : undefined
-        relayRequest(request, response, decided.ownerUrl, outgoingHeaders(request, false), {
-          again,
-          ownerGone: () => forgetOwner(decided.applicationId),
-        })
+        const relayed = () => {
+          counts.relayed += 1
+          relayRequest(request, response, decided.ownerUrl, outgoingHeaders(request, false), {
+            again,
+            ownerGone: () => forgetOwner(decided.applicationId),
+          })
+        }
+        if (!serveTunnelled) return relayed()
+        // Should the tunnel fail before any answer (a read: sent again safely), the long way.
+        serveTunnelled(tunnels.agentFor(decided.ownerUrl, decided.applicationId), relayed)
       },
       (error: Error) => {
         console.error('[cluster] finding the owner of a request failed:', error.message)
@@ -79,9 +106,18 @@ export function createRelay(options: RelayOptions) {
   }
 
   return {
-    request: (request: IncomingMessage, response: ServerResponse, serveHere: () => void) =>
-      forward(request, response, serveHere, refusedRetries),
+    request: (
+      request: IncomingMessage,
+      response: ServerResponse,
+      serveHere: () => void,
+      serveTunnelled?: ServeTunnelled,
+    ) => forward(request, response, serveHere, refusedRetries, serveTunnelled),
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, serveHere: () => void) => {
+      if (isTunnelRequest(request)) {
+        counts.tunnelsServed += 1
+        tunnelEndpoint(request, socket, head).catch(() => socket.destroy())
+        return
+      }
       route(request).then(
         (decided) => {
           if ('refused' in decided) {
@@ -94,5 +130,8 @@ export function createRelay(options: RelayOptions) {
         () => socket.destroy(),
       )
     },
+    /** Requests this instance relayed to owners the long way; tunnels other instances opened here. */
+    counts: () => ({ ...counts }),
+    close: () => tunnels.close(),
   }
 }

@@ -1,3 +1,4 @@
+import type http from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
@@ -6,6 +7,9 @@ import type { Origins } from './origins.ts'
 
 const isInternalHost = (host: string) =>
   host.toLowerCase().replace(/:\d+$/, '') === internalHostname
+
+/** Serves a request here through a tunnel to its box's owner, or `relayed` (the relay's, decision 042). */
+type ServeTunnelled = (agent: http.Agent, relayed: () => void) => void
 
 /** A host the server answers at the node level: previews and deployed apps. */
 type NodeHost = {
@@ -17,13 +21,24 @@ type NodeHandlersInput = {
   origins: Origins
   previewHost: NodeHost & {
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => Promise<void>
+    handleTunnelled: (
+      request: IncomingMessage,
+      response: ServerResponse,
+      slug: string,
+      ...tunnel: Parameters<ServeTunnelled>
+    ) => Promise<void>
   }
   appsHost: NodeHost
   /** Pods for boxes: their requests to sprout.internal, through the egress proxy (decision 039). */
   internalHost?: { handle: (request: IncomingMessage, response: ServerResponse) => void }
   /** Several instances: requests about another instance's box go to it (decision 033). */
   relay?: {
-    request: (request: IncomingMessage, response: ServerResponse, serveHere: () => void) => void
+    request: (
+      request: IncomingMessage,
+      response: ServerResponse,
+      serveHere: () => void,
+      serveTunnelled?: ServeTunnelled,
+    ) => void
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer, serveHere: () => void) => void
   }
 }
@@ -75,9 +90,27 @@ export function createNodeHandlers({
   }
   // One instance: nothing in front (docs/decisions/033-box-leases-and-relay.md).
   if (!relay) return { request: dispatch, upgrade: dispatchUpgrade }
+  // A preview's modules of another instance's box go to its dev server through a tunnel (decision 042).
+  const tunnelled = (
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): ServeTunnelled | undefined => {
+    const host = request.headers.host ?? ''
+    const slug = origins.slugOf(host)
+    if (!slug || origins.hostKind(host) !== 'preview') return undefined
+    return (agent, relayed) =>
+      void previewHost
+        .handleTunnelled(request, response, slug, agent, relayed)
+        .catch(failed(response))
+  }
   return {
     request: (request: IncomingMessage, response: ServerResponse) =>
-      relay.request(request, response, () => void dispatch(request, response)),
+      relay.request(
+        request,
+        response,
+        () => void dispatch(request, response),
+        tunnelled(request, response),
+      ),
     upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       relay.upgrade(request, socket, head, () => dispatchUpgrade(request, socket, head)),
   }

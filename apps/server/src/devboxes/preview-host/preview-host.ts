@@ -1,3 +1,4 @@
+import type http from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
@@ -34,6 +35,8 @@ const pageWaitMs = 8000
 const otherWaitMs = 30_000
 /** Vite's client probes with this WebSocket protocol until its server is back: not a use. */
 const vitePingProtocol = 'vite-ping'
+/** What a tunnel's requests name as the dev server's host: the owner's own local name for it. */
+const tunnelledTarget = { host: 'localhost', port: 80 }
 
 type ApplicationRef = { id: string; organizationId: string }
 
@@ -106,6 +109,26 @@ async function serveDevServer(
   })
 }
 
+function cookieAttributes(previewOrigin: string) {
+  const url = new URL(previewOrigin)
+  // Inside the builder the preview is a cross-site iframe on *.localhost and on https set-ups
+  // with a different registrable domain, so the cookie must be SameSite=None (hence Secure),
+  // and Partitioned, because browsers block unpartitioned third-party cookies.
+  const crossSiteCapable = url.protocol === 'https:' || url.hostname.endsWith('.localhost')
+  return crossSiteCapable ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'
+}
+
+/** A module the tunnel may carry: a bodiless read, not a page (the reporter's tag) nor Sprout's own. */
+function tunnellable(request: IncomingMessage) {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    request.headers['content-length'] === undefined &&
+    !request.headers['transfer-encoding'] &&
+    !(request.url ?? '/').includes('__sprout') &&
+    !(request.headers.accept ?? '').includes('text/html')
+  )
+}
+
 /**
  * `{slug}.PREVIEW_DOMAIN`: the app's dev server, only for members of its organization who came
  * through the /auth/devbox hand-off (a single-use token exchanged here for an HttpOnly cookie).
@@ -129,15 +152,6 @@ export function createPreviewHost(options: PreviewHostOptions) {
       application.organizationId,
     )
     return membership ? application : undefined
-  }
-
-  const cookieAttributes = (previewOrigin: string) => {
-    const url = new URL(previewOrigin)
-    // Inside the builder the preview is a cross-site iframe on *.localhost and on https set-ups
-    // with a different registrable domain, so the cookie must be SameSite=None (hence Secure),
-    // and Partitioned, because browsers block unpartitioned third-party cookies.
-    const crossSiteCapable = url.protocol === 'https:' || url.hostname.endsWith('.localhost')
-    return crossSiteCapable ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'
   }
 
   const handleCallback = async (
@@ -190,6 +204,25 @@ export function createPreviewHost(options: PreviewHostOptions) {
       )
         return
       return serveDevServer(request, response, application.id, { ...options, gaps })
+    },
+
+    /**
+     * A module of a box another instance owns, straight to its dev server through a tunnel
+     * (docs/decisions/042-dev-server-tunnel.md), after the same sign-in check; pages (the
+     * reporter's tag), Sprout's own paths and requests with a body go the long way (`relayed`).
+     */
+    handleTunnelled: async (
+      request: IncomingMessage,
+      response: ServerResponse,
+      slug: string,
+      agent: http.Agent,
+      relayed: () => void,
+    ) => {
+      if (!tunnellable(request)) return relayed()
+      // Not a page: refused with a 401, which needs no URL.
+      const url = new URL('/', origins.product)
+      if (!(await authorize(request, slug))) return refuseUnauthorized(request, response, url, '')
+      proxyHttp(request, response, tunnelledTarget, { agent, otherwise: relayed })
     },
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {

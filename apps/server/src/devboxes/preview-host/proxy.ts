@@ -128,6 +128,13 @@ export type ProxyHttpOptions = {
   onUnavailable?: () => void
   /** No byte from the target for this long ends its answer (PROXY_IDLE_TIMEOUT_MS by default). */
   idleTimeoutMs?: number
+  /** The connections to the target: another instance's tunnel to it (decision 042). */
+  agent?: http.Agent
+  /**
+   * The target did not answer and nothing was answered yet: this answers instead of the 502
+   * (a tunnelled request, bodiless, is relayed the long way instead).
+   */
+  otherwise?: () => void
 }
 
 /**
@@ -173,7 +180,13 @@ export function proxyHttp(
     request.headers['content-length'] === undefined && !request.headers['transfer-encoding']
   const send = (retried: boolean): http.ClientRequest => {
     const upstream = http.request(
-      { agent, ...targetConnection(target), method: request.method, path: request.url, headers },
+      {
+        agent: options.agent ?? agent,
+        ...targetConnection(target),
+        method: request.method,
+        path: request.url,
+        headers,
+      },
       (answer) => {
         if (refused) return answer.resume()
         if (inject && isInjectableHtml(request.method, answer.statusCode, answer.headers)) {
@@ -207,6 +220,7 @@ export function proxyHttp(
       if (upstream.reusedSocket && bodiless && !retried && !response.headersSent) {
         return void send(true).end()
       }
+      if (!response.headersSent && options.otherwise) return options.otherwise()
       if (!response.headersSent) {
         options.onUnavailable?.()
         const unavailable = options.unavailable ?? devServerUnavailable
