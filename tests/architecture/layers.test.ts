@@ -21,6 +21,7 @@ const layers: Record<string, string[]> = {
     'account',
     'versions',
     'checks',
+    'images',
   ],
   chat: ['runs', 'conversations', 'explorations'],
 }

@@ -33,6 +33,7 @@ import { limitRequestBody, refuseUnsafeInput } from './http/request-guards.ts'
 import { requireSameOriginForCookieWrites } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { webAssets } from './http/web-assets.ts'
+import { imageRoutes, imageUploadBody } from './images/routes.ts'
 import {
   adminIntegrationRoutes,
   integrationRoutes,
@@ -81,8 +82,8 @@ function mountOpenRoutes(app: Hono<AppEnv>, areas: Areas) {
   app.use('*', securityHeaders(origins, { pickerScriptUrl: config.googlePickerScriptUrl }))
   // Sentry envelopes: binary, often compressed, with limits of their own (error-monitoring/envelope.ts).
   app.route('/', errorIngestRoutes(areas.errorIngest))
-  app.use('*', limitRequestBody(config.maxBodyBytes))
-  app.use('/api/*', refuseUnsafeInput)
+  app.use('*', limitRequestBody(config.maxBodyBytes, [imageUploadBody]))
+  app.use('/api/*', refuseUnsafeInput([imageUploadBody.path]))
   if (!areas.viaEgress) app.route('/', appRuntimeRoutes(areas.integrations))
   app.get('/healthz', async (context) => {
     await database.execute('select 1')
@@ -188,6 +189,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     '/',
     errorMonitoringRoutes({ db, origins, memberships, ingest: areas.errorIngest, onKeyRotated }),
   )
+  app.route('/', imageRoutes({ db, memberships }))
   app.route('/', conversationRoutes({ db, origins, memberships, runtime }))
   app.route('/', explorationRoutes({ db, memberships, runtime, userStreams: areas.userStreams }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))

@@ -107,7 +107,19 @@ export async function compactHistory(options: {
   return [summary, ...options.messages.slice(index)]
 }
 
-/** A rough size of messages before any call has reported usage: four characters a token. */
+/** What a provider counts an attached image as, at most (Anthropic: width × height / 750). */
+const IMAGE_TOKENS = 1_600
+
+/**
+ * A rough size of messages before any call has reported usage: four characters a token, and an
+ * image's bytes as the tokens a provider counts for it, not as text.
+ */
 export function estimateTokens(messages: ModelMessage[]): number {
-  return Math.ceil(JSON.stringify(messages).length / 4)
+  let images = 0
+  const text = JSON.stringify(messages, (key, value) => {
+    if (key !== 'image' || typeof value === 'string') return value
+    images += 1
+    return ''
+  })
+  return Math.ceil(text.length / 4) + images * IMAGE_TOKENS
 }

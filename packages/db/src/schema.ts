@@ -3,6 +3,7 @@ import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
 import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
+import { chatImages } from './schema/chat-images.ts'
 import { boxLeases, devboxPool, sproutInstances } from './schema/cluster.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
 import { conversations } from './schema/conversations.ts'
@@ -51,4 +52,5 @@ export const schema = {
   sproutInstances,
   boxLeases,
   devboxPool,
+  chatImages,
 }

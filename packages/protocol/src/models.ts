@@ -25,6 +25,8 @@ export const modelSchema = z.object({
   cacheReadPrice: z.number().min(0),
   cacheWritePrice: z.number().min(0),
   contextWindow: z.number().int().positive(),
+  /** Whether it reads images attached to a message (docs/product/images.md). */
+  images: z.boolean(),
   available: z.boolean(),
   /** Why it is unavailable, naming the env setting to add. */
   unavailableReason: z.string().optional(),

@@ -33,6 +33,17 @@ const vaultKeyList = z
   )
   .refine((keys) => keys.every(isVaultKey), `every key ${vaultKeyMessage}`)
 
+/** Comma-separated model ids. */
+const modelList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((model) => model.trim())
+      .filter((model) => model.length > 0),
+  )
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -129,15 +140,8 @@ const environmentSchema = z.object({
   XAI_BASE_URL: z.string().default('https://api.x.ai/v1'),
   OPENAI_COMPATIBLE_BASE_URL: optionalText,
   OPENAI_COMPATIBLE_API_KEY: optionalText,
-  OPENAI_COMPATIBLE_MODELS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? '')
-        .split(',')
-        .map((model) => model.trim())
-        .filter((model) => model.length > 0),
-    ),
+  OPENAI_COMPATIBLE_MODELS: modelList,
+  OPENAI_COMPATIBLE_IMAGE_MODELS: modelList,
   WEB_DIST_DIR: optionalText,
   DEMO_TEST_GATES_DIR: optionalText,
   SEARXNG_URL: optionalText,
@@ -260,7 +264,12 @@ export type Config = {
     anthropic: { apiKey: string | undefined; baseUrl: string }
     openai: { apiKey: string | undefined; baseUrl: string }
     xai: { apiKey: string | undefined; baseUrl: string }
-    openaiCompatible: { baseUrl: string | undefined; apiKey: string | undefined; models: string[] }
+    openaiCompatible: {
+      baseUrl: string | undefined
+      apiKey: string | undefined
+      models: string[]
+      imageModels: string[]
+    }
     /** Tests only: the Demo model's test gates (docs/decisions/013-test-gates.md). */
     demo: { testGatesDir: string | undefined }
   }
@@ -387,6 +396,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
         baseUrl: values.OPENAI_COMPATIBLE_BASE_URL,
         apiKey: values.OPENAI_COMPATIBLE_API_KEY,
         models: values.OPENAI_COMPATIBLE_MODELS,
+        imageModels: values.OPENAI_COMPATIBLE_IMAGE_MODELS,
       },
       demo: {
         testGatesDir: values.DEMO_TEST_GATES_DIR

@@ -86,6 +86,7 @@ export function conversationRoutes(options: {
         conversationId: input.conversation_id,
         clientId: input.client_id,
         system: builderSystemPrompt(application.name),
+        images: input.images,
       },
     )
     return context.json(presentSentMessage(conversation, runId))

@@ -51,6 +51,7 @@ export function explorationRoutes(options: {
       message: input.message,
       model: input.model,
       clientId: input.client_id,
+      images: input.images,
     })
     return context.json(
       { id: conversation.id, title: conversation.title, ...(runId ? { run_id: runId } : {}) },
@@ -69,6 +70,7 @@ export function explorationRoutes(options: {
       message: input.message,
       model: input.model,
       clientId: input.client_id,
+      images: input.images,
     })
     return context.json({ id: conversation.id, title: conversation.title, run_id: runId })
   })

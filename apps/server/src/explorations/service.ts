@@ -26,7 +26,12 @@ export const explorationScope = (context: ChatContext): ConversationScope => ({
 /** Starts an exploration; with a message its first run starts at once. */
 export async function createExploration(
   context: ChatContext,
-  input: { message: string | undefined; model: string | undefined; clientId: string | undefined },
+  input: {
+    message: string | undefined
+    model: string | undefined
+    clientId: string | undefined
+    images?: string[]
+  },
 ): Promise<{ conversation: ConversationRecord; runId: string | undefined }> {
   const model = input.model ?? context.runtime.runs.defaultModel()
   if (input.message === undefined) {
@@ -43,6 +48,7 @@ export async function createExploration(
     message: input.message,
     model,
     clientId: input.clientId,
+    images: input.images,
   })
 }
 
@@ -53,6 +59,7 @@ export async function sendExplorationMessage(
     message: string
     model: string
     clientId: string | undefined
+    images?: string[]
   },
 ) {
   const scope = explorationScope(context)
@@ -69,6 +76,7 @@ export async function sendExplorationMessage(
     conversationId: input.explorationId,
     clientId: input.clientId,
     system: explorationSystemPrompt(),
+    images: input.images,
   })
 }
 

@@ -10,28 +10,41 @@ import { parseJsonText, parseValue } from './parse-request.ts'
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/** A path whose body is not JSON and has a limit of its own (an image upload). */
+export type BinaryBody = { path: string; maxBytes: number; tooLargeMessage: string }
+
 /**
  * Limits every body before any parsing (better-auth's too), declared or chunked. A declared length
  * is checked from the header: reading `c.req.raw.body`, as hono's bodyLimit does, builds a full
  * undici Request (a sixth of a cached GET). Chunked bodies go through bodyLimit.
  */
-export function limitRequestBody(maxBytes: number) {
-  const tooLarge = () => {
-    throw payloadTooLarge(
-      `Request body is too large: the limit is ${maxBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
-    )
+export function limitRequestBody(maxBytes: number, binaryBodies: BinaryBody[] = []) {
+  const limiter = (limit: number, message: string) => {
+    const tooLarge = () => {
+      throw payloadTooLarge(message)
+    }
+    const streamed = bodyLimit({ maxSize: limit, onError: tooLarge })
+    return createMiddleware<AppEnv>(async (context, next) => {
+      const length = context.req.header('content-length')
+      if (length !== undefined && context.req.header('transfer-encoding') === undefined) {
+        // What bodyLimit does with a declared length: node's parser reads exactly that many bytes.
+        if (Number.parseInt(length, 10) > limit) tooLarge()
+        return next()
+      }
+      return streamed(context, next)
+    })
   }
-  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
+  const general = limiter(
+    maxBytes,
+    `Request body is too large: the limit is ${maxBytes.toLocaleString('en-US')} bytes (MAX_BODY_BYTES)`,
+  )
+  const binary = new Map(
+    binaryBodies.map((body) => [body.path, limiter(body.maxBytes, body.tooLargeMessage)]),
+  )
   return createMiddleware<AppEnv>(async (context, next) => {
     const method = context.req.method
     if (method === 'GET' || method === 'HEAD') return next()
-    const length = context.req.header('content-length')
-    if (length !== undefined && context.req.header('transfer-encoding') === undefined) {
-      // What bodyLimit does with a declared length: node's parser reads exactly that many bytes.
-      if (Number.parseInt(length, 10) > maxBytes) tooLarge()
-      return next()
-    }
-    return streamed(context, next)
+    return (binary.get(context.req.path) ?? general)(context, next)
   })
 }
 
@@ -60,32 +73,34 @@ export function findNulField(value: unknown, path: string[] = []): string | unde
  * naming where it is, before any route (ours or better-auth's) sees it. So is a body nested
  * deeper than JSON_MAX_DEPTH, which recursive code (better-auth's, JSON.stringify) cannot take.
  */
-export const refuseUnsafeInput = createMiddleware<AppEnv>(async (context, next) => {
-  const href = context.req.url
-  // A NUL reaches the path or a query value only as %00 (or raw, which node's parser refuses
-  // before us): a URL holding neither needs no URL object nor a walk over its parameters.
-  if (href.includes('%00') || href.includes('\0')) refuseNulInUrl(context, new URL(href))
-  if (methodsWithBody.has(context.req.method)) {
-    // Bodies are already limited (limitRequestBody). better-auth reads the raw request itself, so
-    // it gets a copy; other routes share hono's kept `req.text()` with this scan, without
-    // materializing the full request.
-    const text = context.req.path.startsWith('/api/auth/')
-      ? await context.req.raw.clone().text()
-      : await context.req.text()
-    if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
-    if (text.includes('\\u0000') || text.includes('\0')) {
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
+export const refuseUnsafeInput = (binaryPaths: string[] = []) =>
+  createMiddleware<AppEnv>(async (context, next) => {
+    const href = context.req.url
+    // A NUL reaches the path or a query value only as %00 (or raw, which node's parser refuses
+    // before us): a URL holding neither needs no URL object nor a walk over its parameters.
+    if (href.includes('%00') || href.includes('\0')) refuseNulInUrl(context, new URL(href))
+    // An image's bytes are no JSON: their route reads them as what they are.
+    if (methodsWithBody.has(context.req.method) && !binaryPaths.includes(context.req.path)) {
+      // Bodies are already limited (limitRequestBody). better-auth reads the raw request itself, so
+      // it gets a copy; other routes share hono's kept `req.text()` with this scan, without
+      // materializing the full request.
+      const text = context.req.path.startsWith('/api/auth/')
+        ? await context.req.raw.clone().text()
+        : await context.req.text()
+      if (exceedsJsonDepth(text)) throw badRequest(jsonTooDeepMessage())
+      if (text.includes('\\u0000') || text.includes('\0')) {
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = undefined
+        }
+        const field = body === undefined ? 'body' : findNulField(body)
+        if (field !== undefined) throw badRequest(`Invalid field "${field}": contains a NUL byte`)
       }
-      const field = body === undefined ? 'body' : findNulField(body)
-      if (field !== undefined) throw badRequest(`Invalid field "${field}": contains a NUL byte`)
     }
-  }
-  await next()
-})
+    await next()
+  })
 
 function refuseNulInUrl(context: Context<AppEnv>, url: URL) {
   if (/%00/i.test(url.pathname) || url.pathname.includes('\0')) {

@@ -1,5 +1,5 @@
 import { demoModelEntry, modelCatalogue } from '@sprout/agent/models/catalogue.ts'
-import type { Model, ModelProvider } from '@sprout/protocol/models.ts'
+import { type Model, type ModelProvider, pickDefaultModel } from '@sprout/protocol/models.ts'
 import type { Config } from '../config/config.ts'
 import { badRequest } from '../http/app-error.ts'
 
@@ -34,6 +34,7 @@ export function listModels(config: Config): Model[] {
         cacheReadPrice: 0,
         cacheWritePrice: 0,
         contextWindow: 128_000,
+        images: local.imageModels?.includes(modelId) ?? false,
         available: true,
       }))
     : []
@@ -59,4 +60,20 @@ export function requireRunnableModel(config: Config, modelId: string): Model {
     )
   }
   return model
+}
+
+/**
+ * Refuses images for a model that cannot read them, naming one that can (docs/product/images.md):
+ * before the run, so nothing is sent.
+ */
+export function requireImageReader(config: Config, model: Model): void {
+  if (model.images) return
+  const models = listModels(config).filter((candidate) => candidate.available && candidate.images)
+  const other =
+    models.find((candidate) => candidate.model === pickDefaultModel(models)) ?? models[0]
+  throw badRequest(
+    other
+      ? `${model.name} cannot read images. Choose a model that can, such as ${other.name}.`
+      : `${model.name} cannot read images, and no model that can is set up.`,
+  )
 }

@@ -16,6 +16,7 @@ import {
 import { type CheckedRun, checkAfterRun } from './check-after-run.ts'
 import { closeRun, emitSafely, RESTART_ERROR_MESSAGE } from './close-run.ts'
 import { replaceHistory } from './conversation-records.ts'
+import { withImageReferences } from './history-images.ts'
 import { createChunkRedactor } from './redact-chunks.ts'
 import { redactHistory } from './redact-history.ts'
 import { runToolContext } from './run-tool-context.ts'
@@ -160,7 +161,8 @@ export async function executeRun(
     if (isHalted()) return undefined
     // A run whose user message could not be stored leaves the history as it was, uncommitted.
     if ((await run.opened) && !run.openingFailed) {
-      await replaceHistory(database.db, conversationId, redactHistory(result.messages, redact))
+      const history = withImageReferences(redactHistory(result.messages, redact))
+      await replaceHistory(database.db, conversationId, history)
     }
     if (box && !run.openingFailed) {
       const version = await checkpointRun(environment, run, input, box)

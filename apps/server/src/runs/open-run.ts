@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { ModelMessage } from 'ai'
 import { emitSafely, type RunContext, type RunReference } from './close-run.ts'
 import { appendHistory, loadAndAppendHistory, loadHistory } from './conversation-records.ts'
+import { userContent, withImageBytes } from './history-images.ts'
 
 /**
  * Opens a claimed run; answers with the starting history. `stored` settles once the user message
@@ -12,7 +14,7 @@ export async function openRun(
   { database, store }: RunContext,
   run: RunReference,
   input: {
-    userMessage?: { text: string; clientId: string | undefined }
+    userMessage?: { text: string; clientId: string | undefined; images?: ChatImage[] }
     repairOf?: { title: string }
   },
 ): Promise<{ history: ModelMessage[]; stored: Promise<void> }> {
@@ -25,10 +27,13 @@ export async function openRun(
     emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })
     const stored = appendHistory(db, run.conversationId, added)
     stored.catch(() => undefined)
-    return { history: [...previous, ...added], stored }
+    return {
+      history: await withImageBytes(db, run.conversationId, [...previous, ...added]),
+      stored,
+    }
   }
-  const { text, clientId } = input.userMessage
-  const added: ModelMessage[] = [{ role: 'user', content: text }]
+  const { text, clientId, images = [] } = input.userMessage
+  const added: ModelMessage[] = [{ role: 'user', content: userContent(text, images) }]
   const previous = await loadAndAppendHistory(db, run.conversationId, added)
   const stored = store.appendAndWait(run.conversationId, null, {
     type: 'data-user-message',
@@ -37,10 +42,11 @@ export async function openRun(
       text,
       ...(clientId ? { clientId } : {}),
       ...(input.repairOf ? { repair: { title: input.repairOf.title } } : {}),
+      ...(images.length > 0 ? { images } : {}),
     },
   })
   emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })
   // Observed here; the caller awaits it after the run is under way.
   stored.catch(() => undefined)
-  return { history: [...previous, ...added], stored }
+  return { history: await withImageBytes(db, run.conversationId, [...previous, ...added]), stored }
 }

@@ -4,7 +4,8 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 import { badRequest } from '../http/app-error.ts'
 import type { RequestContext } from '../http/request-context.ts'
-import { requireRunnableModel } from '../models/service.ts'
+import { assertOwnImages, attachImages } from '../images/service.ts'
+import { requireImageReader, requireRunnableModel } from '../models/service.ts'
 import {
   type ConversationRecord,
   type ConversationScope,
@@ -76,10 +77,17 @@ export async function sendMessage(
     clientId: string | undefined
     /** The builder's or the exploration's system prompt. */
     system: SystemPrompt
+    /** Uploaded images sent with it (docs/product/images.md). */
+    images?: string[]
   },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
-  requireRunnableModel(context.runtime.config, input.model)
+  const model = requireRunnableModel(context.runtime.config, input.model)
+  const imageIds = input.images ?? []
+  if (imageIds.length > 0) requireImageReader(context.runtime.config, model)
   const message = await redactTyped(context, scope, input.message)
+  const owner = { organizationId: context.organization.id, userId: context.userId }
+  // A new conversation is made only for images that can be attached to it.
+  if (!input.conversationId) await assertOwnImages(context.db, { ids: imageIds, ...owner })
   const conversation = input.conversationId
     ? await findConversationRecord(context.db, scope, input.conversationId)
     : await createConversationRecord(context.db, scope, {
@@ -87,11 +95,16 @@ export async function sendMessage(
         model: input.model,
         createdBy: context.userId,
       })
+  const images = await attachImages(context.db, {
+    ids: imageIds,
+    ...owner,
+    conversationId: conversation.id,
+  })
   return context.runtime.runs.startRun({
     conversation,
     model: input.model,
     system: input.system,
-    userMessage: { text: message, clientId: input.clientId },
+    userMessage: { text: message, clientId: input.clientId, images },
     userId: context.userId,
   })
 }

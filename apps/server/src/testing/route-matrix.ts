@@ -1,6 +1,7 @@
 // Long file: a table of every API route with the request each role makes; one row per route.
 import { integrationConnections } from '@sprout/db/schema/integrations.ts'
 import { mailOutbox } from '@sprout/db/schema/mail-outbox.ts'
+import { sampleBytes } from '@sprout/protocol/images/testing/image-samples.ts'
 import { connectionOwner, seal } from '../integrations/sealing.ts'
 import type { TestApp, TestUser } from './app-harness.ts'
 
@@ -71,6 +72,18 @@ async function asOrganizationAdmin(fixture: MatrixFixture, path: string, body: u
   })
   if (response.status >= 400) throw new Error(`${path} failed: ${await response.text()}`)
   return (await response.json()) as { id?: string; conversation_id?: string }
+}
+
+/** An image organization A's admin uploaded (docs/product/images.md). */
+async function uploadedImage(fixture: MatrixFixture): Promise<string> {
+  const response = await fixture.harness.request('/api/images', {
+    method: 'POST',
+    user: fixture.users.organizationAdmin,
+    headers: { 'organization-id': fixture.organizationId, 'content-type': 'image/png' },
+    body: sampleBytes('png'),
+  })
+  if (response.status !== 201) throw new Error(`upload failed: ${await response.text()}`)
+  return ((await response.json()) as { id: string }).id
 }
 
 /** A conversation of A's application; `idle`: its first run has ended (a new one may start). */
@@ -658,6 +671,17 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: async (fixture) => ({
       path: `/api/demo/applications/${fixture.application.id}/listen?conversation_id=${await conversation(fixture, false)}`,
     }),
+    expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
+  },
+  'POST /api/images': {
+    request: () => ({
+      path: '/api/images',
+      init: { body: sampleBytes('png'), headers: { 'content-type': 'image/png' } },
+    }),
+    expect: everyoneSignedIn(201),
+  },
+  'GET /api/images/:id': {
+    request: async (fixture) => ({ path: `/api/images/${await uploadedImage(fixture)}` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
   'POST /api/explorations': {

@@ -3,7 +3,9 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider'
+import type { ImageFacts } from '@sprout/protocol/images/read-image-facts.ts'
 import { USER_INTERRUPTED_MARKER } from '@sprout/protocol/text/strip-markers.ts'
+import { imagesOf } from './demo-images.ts'
 
 export type DemoToolOutcome = { toolName: string; text: string; isError: boolean }
 
@@ -18,6 +20,8 @@ export type DemoConversation = {
   unfinished?: DemoConversation
   /** What changed outside the agent since its last run: the system prompt's notes. */
   runNotes?: string[]
+  /** The images sent with the user message (docs/product/images.md). */
+  images?: ImageFacts[]
 }
 
 /** The system prompt's '## Since your last run' list (docs/product/versions.md "Code"). */
@@ -79,7 +83,13 @@ function readTurn(
       outcomes.push({ toolName: part.toolName, ...outputText(part.output) })
     }
   }
-  return { userText: textOf(user), outcomes, ...(unfinished ? { unfinished } : {}) }
+  const images = imagesOf(user)
+  return {
+    userText: textOf(user),
+    outcomes,
+    ...(unfinished ? { unfinished } : {}),
+    ...(images.length > 0 ? { images } : {}),
+  }
 }
 
 export function readDemoConversation(prompt: LanguageModelV4Prompt): DemoConversation {

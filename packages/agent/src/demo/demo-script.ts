@@ -3,6 +3,7 @@ import { planDemoApp, renderDemoApp } from './demo-app.ts'
 import type { DemoConversation } from './demo-conversation.ts'
 import { planErrorLoopStep } from './demo-error-loop.ts'
 import { guestBookScript } from './demo-guest-book.ts'
+import { describeImages } from './demo-images.ts'
 import { linearScript } from './demo-linear.ts'
 import {
   type DemoScript,
@@ -152,6 +153,10 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
 }
 
 function planScriptedStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
+  // A message with images is answered with what the Demo can tell of them (docs/product/images.md).
+  if (conversation.images && conversation.outcomes.length === 0) {
+    return { text: describeImages(conversation.images), toolCalls: [] }
+  }
   const tools = new Set(availableTools)
   const errorLoop = planErrorLoopStep(conversation, tools) ?? planTypeErrorStep(conversation, tools)
   if (errorLoop) return errorLoop

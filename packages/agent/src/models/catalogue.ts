@@ -10,6 +10,7 @@ const entry = (
   ratings: [performance: number, speed: number, reasoning: number],
   prices: [input: number, output: number, cacheRead: number, cacheWrite: number],
   contextWindow: number,
+  images = true,
 ): CatalogueEntry => ({
   model,
   name,
@@ -23,6 +24,7 @@ const entry = (
   cacheReadPrice: prices[2],
   cacheWritePrice: prices[3],
   contextWindow,
+  images,
 })
 
 /** Published list prices in $ per million tokens, as of 2026-11. */
@@ -89,6 +91,8 @@ export const modelCatalogue: CatalogueEntry[] = [
     [3, 5, 3],
     [0.2, 1.5, 0.02, 0],
     256_000,
+    // Text only, as xAI publishes it.
+    false,
   ),
   entry(
     'grok-4',

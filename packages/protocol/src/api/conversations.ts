@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { stagedStatusSchema } from '../stream/stream-chunk.ts'
+import { messageImagesSchema } from './images.ts'
 import { idText, MODEL_ID_MAX, maxText, TOKEN_MAX } from './input-limits.ts'
 
 // Payloads of the chat calls (docs/product/api.md): builder conversations under
@@ -37,6 +38,8 @@ export const sendMessageRequestSchema = z.object({
   conversation_id: idText().optional(),
   /** The sending tab's id: the data-user-message echo carries it so the tab can drop it. */
   client_id: clientId,
+  /** Uploaded images (POST /api/images) sent with the message (docs/product/images.md). */
+  images: messageImagesSchema,
 })
 export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>
 
@@ -84,6 +87,7 @@ export const createExplorationRequestSchema = z.object({
   message: messageText.optional(),
   model: modelId.optional(),
   client_id: clientId,
+  images: messageImagesSchema,
 })
 export const createExplorationResponseSchema = z.object({
   id: z.string(),
@@ -95,6 +99,7 @@ export const explorationMessageRequestSchema = z.object({
   message: messageText,
   model: modelId,
   client_id: clientId,
+  images: messageImagesSchema,
 })
 export const explorationMessageResponseSchema = z.object({
   id: z.string(),

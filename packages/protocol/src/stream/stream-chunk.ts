@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { checkReportSchema } from '../api/checks.ts'
+import { chatImageSchema } from '../api/images.ts'
 
 /**
  * The stream events Sprout stores per conversation and sends over SSE: the AI SDK v7 UI message
@@ -111,6 +112,8 @@ export const dataUserMessageChunkSchema = dataChunk(
     text: z.string(),
     clientId: z.string().optional(),
     repair: z.object({ title: z.string() }).optional(),
+    /** Images sent with it (docs/product/images.md). */
+    images: z.array(chatImageSchema).optional(),
   }),
 )
 

@@ -18,6 +18,7 @@ const model = (id: string, available: boolean): Model => ({
   performance: 3,
   speed: 3,
   reasoning: 3,
+  images: true,
   inputPrice: 0,
   outputPrice: 0,
   cacheReadPrice: 0,

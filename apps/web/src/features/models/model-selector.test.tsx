@@ -16,6 +16,7 @@ function model(overrides: Partial<Model> & Pick<Model, 'model' | 'name' | 'provi
     cacheReadPrice: 0.1,
     cacheWritePrice: 1.25,
     contextWindow: 200_000,
+    images: true,
     available: true,
     ...overrides,
   }

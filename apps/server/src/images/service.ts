@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto'
+import type { Database } from '@sprout/db/database.ts'
+import { chatImages } from '@sprout/db/schema/chat-images.ts'
+import {
+  CHAT_IMAGE_MAX_BYTES,
+  CHAT_IMAGE_MAX_PIXELS,
+  CHAT_IMAGE_MAX_SIDE,
+  type ChatImage,
+  type ChatImageType,
+  IMAGE_DIMENSIONS_MESSAGE,
+  IMAGE_TOO_LARGE_MESSAGE,
+  IMAGE_TYPE_MESSAGE,
+  IMAGE_UNREADABLE_MESSAGE,
+  IMAGES_NOT_FOUND_MESSAGE,
+} from '@sprout/protocol/api/images.ts'
+import { readImageFacts } from '@sprout/protocol/images/read-image-facts.ts'
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import type { MembershipCache } from '../auth/auth-cache.ts'
+import { AppError, badRequest, notFound, payloadTooLarge } from '../http/app-error.ts'
+import { findMembership } from '../organizations/service.ts'
+
+/** An upload no message named within this long is removed at its uploader's next upload. */
+const unattachedKeptMs = 24 * 60 * 60 * 1000
+
+const present = (row: {
+  id: string
+  mediaType: string
+  width: number
+  height: number
+  size: number
+}): ChatImage => ({
+  id: row.id,
+  media_type: row.mediaType as ChatImageType,
+  width: row.width,
+  height: row.height,
+  size: row.size,
+})
+
+const presented = {
+  id: chatImages.id,
+  mediaType: chatImages.mediaType,
+  width: chatImages.width,
+  height: chatImages.height,
+  size: chatImages.size,
+}
+
+/**
+ * Stores an uploaded image (docs/product/images.md) once its own bytes say it is a PNG, JPEG,
+ * WebP or GIF within the limits; a refusal stores nothing.
+ */
+export async function storeImage(
+  db: Database,
+  owner: { organizationId: string; userId: string },
+  bytes: Buffer,
+): Promise<ChatImage> {
+  if (bytes.length > CHAT_IMAGE_MAX_BYTES) throw payloadTooLarge(IMAGE_TOO_LARGE_MESSAGE)
+  const facts = readImageFacts(bytes)
+  if (facts === 'type') throw new AppError(415, IMAGE_TYPE_MESSAGE)
+  if (facts === 'unreadable') throw badRequest(IMAGE_UNREADABLE_MESSAGE)
+  const { width, height } = facts
+  if (width > CHAT_IMAGE_MAX_SIDE || height > CHAT_IMAGE_MAX_SIDE) {
+    throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
+  }
+  if (width * height > CHAT_IMAGE_MAX_PIXELS) throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
+  await db
+    .delete(chatImages)
+    .where(
+      and(
+        eq(chatImages.userId, owner.userId),
+        isNull(chatImages.conversationId),
+        lt(chatImages.createdAt, new Date(Date.now() - unattachedKeptMs)),
+      ),
+    )
+  const [row] = await db
+    .insert(chatImages)
+    .values({
+      id: randomUUID(),
+      organizationId: owner.organizationId,
+      userId: owner.userId,
+      mediaType: facts.mediaType,
+      width,
+      height,
+      size: bytes.length,
+      bytes,
+    })
+    .returning(presented)
+  if (!row) throw new Error('The image was not stored')
+  return present(row)
+}
+
+/** The image's bytes for a member of its organization; a 404 for anyone else, as for no image. */
+export async function readImageForMember(
+  context: { db: Database; userId: string; memberships: MembershipCache },
+  id: string,
+): Promise<{ mediaType: string; bytes: Buffer }> {
+  const [row] = await context.db
+    .select({
+      organizationId: chatImages.organizationId,
+      mediaType: chatImages.mediaType,
+      bytes: chatImages.bytes,
+    })
+    .from(chatImages)
+    .where(eq(chatImages.id, id))
+    .limit(1)
+  if (!row || !(await findMembership(context, row.organizationId))) {
+    throw notFound('Image not found')
+  }
+  return row
+}
+
+/**
+ * Binds the images a message names to its conversation, in the message's order: each must be
+ * the sender's own upload in this organization, not yet sent with another conversation's message
+ * (another organization's or person's id is a 404, as an unknown one).
+ */
+export async function attachImages(
+  db: Database,
+  input: { ids: string[]; organizationId: string; userId: string; conversationId: string },
+): Promise<ChatImage[]> {
+  const ids = [...new Set(input.ids)]
+  if (ids.length === 0) return []
+  const rows = await db
+    .update(chatImages)
+    .set({ conversationId: input.conversationId })
+    .where(
+      and(
+        inArray(chatImages.id, ids),
+        eq(chatImages.organizationId, input.organizationId),
+        eq(chatImages.userId, input.userId),
+        or(isNull(chatImages.conversationId), eq(chatImages.conversationId, input.conversationId)),
+      ),
+    )
+    .returning(presented)
+  if (rows.length !== ids.length) throw notFound(IMAGES_NOT_FOUND_MESSAGE)
+  const byId = new Map(rows.map((row) => [row.id, present(row)]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
+/** Throws as attachImages would, binding nothing: before a conversation is made for them. */
+export async function assertOwnImages(
+  db: Database,
+  input: { ids: string[]; organizationId: string; userId: string },
+): Promise<void> {
+  const ids = [...new Set(input.ids)]
+  if (ids.length === 0) return
+  const rows = await db
+    .select({ id: chatImages.id })
+    .from(chatImages)
+    .where(
+      and(
+        inArray(chatImages.id, ids),
+        eq(chatImages.organizationId, input.organizationId),
+        eq(chatImages.userId, input.userId),
+        isNull(chatImages.conversationId),
+      ),
+    )
+  if (rows.length !== ids.length) throw notFound(IMAGES_NOT_FOUND_MESSAGE)
+}
+
+/** The bytes of a conversation's images by id, for the model (runs/history-images.ts). */
+export async function conversationImageBytes(
+  db: Database,
+  conversationId: string,
+  ids: string[],
+): Promise<Map<string, { mediaType: string; bytes: Buffer }>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .select({ id: chatImages.id, mediaType: chatImages.mediaType, bytes: chatImages.bytes })
+    .from(chatImages)
+    .where(and(eq(chatImages.conversationId, conversationId), inArray(chatImages.id, ids)))
+  return new Map(rows.map((row) => [row.id, { mediaType: row.mediaType, bytes: row.bytes }]))
+}

@@ -1,0 +1,87 @@
+import type { Database } from '@sprout/db/database.ts'
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
+import type { ImagePart, ModelMessage, TextPart, UserContent } from 'ai'
+import { conversationImageBytes } from '../images/service.ts'
+
+// A user message's images are stored in the history by reference, never as bytes (a message's
+// row would hold megabytes of base64): `sprout-image:{id}`. Before each run they are read into
+// the parts the model gets, marked with their id, and marked ones go back to references when the
+// run's history is stored (docs/product/images.md).
+
+const referencePrefix = 'sprout-image:'
+const gone: TextPart = { type: 'text', text: '[An attached image that is no longer available]' }
+
+type MarkedImagePart = ImagePart & { providerOptions?: { sprout?: { imageId?: string } } }
+
+/** A user message: its text, then its images by reference. */
+export function userContent(text: string, images: ChatImage[]): UserContent {
+  if (images.length === 0) return text
+  return [
+    { type: 'text', text },
+    ...images.map(
+      (image): ImagePart => ({
+        type: 'image',
+        image: `${referencePrefix}${image.id}`,
+        mediaType: image.media_type,
+      }),
+    ),
+  ]
+}
+
+const referencedId = (part: { type: string; image?: unknown }) =>
+  part.type === 'image' && typeof part.image === 'string' && part.image.startsWith(referencePrefix)
+    ? part.image.slice(referencePrefix.length)
+    : undefined
+
+/** The history with each referenced image read from the conversation's images. */
+export async function withImageBytes(
+  db: Database,
+  conversationId: string,
+  history: ModelMessage[],
+): Promise<ModelMessage[]> {
+  const ids = history.flatMap((message) =>
+    message.role === 'user' && Array.isArray(message.content)
+      ? message.content.flatMap((part) => referencedId(part) ?? [])
+      : [],
+  )
+  if (ids.length === 0) return history
+  const images = await conversationImageBytes(db, conversationId, ids)
+  return history.map((message) => {
+    if (message.role !== 'user' || !Array.isArray(message.content)) return message
+    return {
+      ...message,
+      content: message.content.map((part) => {
+        const id = referencedId(part)
+        if (id === undefined) return part
+        const image = images.get(id)
+        if (!image) return gone
+        const read: MarkedImagePart = {
+          type: 'image',
+          image: new Uint8Array(image.bytes),
+          mediaType: image.mediaType,
+          providerOptions: { sprout: { imageId: id } },
+        }
+        return read
+      }),
+    }
+  })
+}
+
+/** The history to store: each image read for the run back to its reference. */
+export function withImageReferences(history: ModelMessage[]): ModelMessage[] {
+  return history.map((message) => {
+    if (message.role !== 'user' || !Array.isArray(message.content)) return message
+    if (!message.content.some((part) => part.type === 'image')) return message
+    return {
+      ...message,
+      content: message.content.map((part) => {
+        const id =
+          part.type === 'image'
+            ? (part as MarkedImagePart).providerOptions?.sprout?.imageId
+            : undefined
+        if (id === undefined || part.type !== 'image') return part
+        return { type: 'image', image: `${referencePrefix}${id}`, mediaType: part.mediaType }
+      }),
+    }
+  })
+}
