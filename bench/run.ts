@@ -6,6 +6,7 @@ import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
 import { benchBoxStartsBurst } from './box-starts-burst.ts'
+import { benchChatImages } from './chat-images.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
 import { benchCheckAfterRun } from './check-after-run.ts'
@@ -67,6 +68,7 @@ const benchmarks: Record<string, Benchmark> = {
   versions: figuresOnly(benchVersions),
   'code-tab': figuresOnly(benchCodeTab),
   download: figuresOnly(benchDownload),
+  'chat-images': figuresOnly(benchChatImages),
   checks: figuresOnly(benchChecks),
   'box-starts-burst': figuresOnly(benchBoxStartsBurst),
   'check-after-run': figuresOnly(benchCheckAfterRun),

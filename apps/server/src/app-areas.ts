@@ -15,6 +15,7 @@ import { createPreviewModuleReader } from './error-monitoring/preview-modules.ts
 import { createSymbolicator } from './error-monitoring/symbolicate.ts'
 import { createEvaluationRunner } from './evaluations/runner.ts'
 import { createOrigins } from './http/origins.ts'
+import { createImages } from './images/images.ts'
 import type { IntegrationDeps } from './integrations/definitions.ts'
 import { createRefreshFlights } from './integrations/refresh-flights.ts'
 import { createMailer } from './mail/mailer.ts'
@@ -88,6 +89,7 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     secrets: vault.runSecrets,
     leadership,
   })
+  const images = createImages({ db, config })
   const evaluations = createEvaluationRunner({
     db,
     providers: config.providers,
@@ -117,5 +119,6 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     ...appProcesses,
     conversations,
     evaluations,
+    images,
   }
 }

@@ -189,7 +189,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     '/',
     errorMonitoringRoutes({ db, origins, memberships, ingest: areas.errorIngest, onKeyRotated }),
   )
-  app.route('/', imageRoutes({ db, memberships }))
+  app.route('/', imageRoutes({ images: areas.images.store, memberships }))
   app.route('/', conversationRoutes({ db, origins, memberships, runtime }))
   app.route('/', explorationRoutes({ db, memberships, runtime, userStreams: areas.userStreams }))
   app.route('/', devboxAuthRoutes({ db, origins, memberships }))

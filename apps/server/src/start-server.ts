@@ -126,6 +126,8 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   await created.evaluations.startHeartbeat()
   // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
   created.mailer.start()
+  // Files of images whose conversation, application or account was deleted (decision 043).
+  created.images.start()
   const handlers = createNodeHandlers({ ...created, relay: cluster?.relay })
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
@@ -157,6 +159,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await requests.drain(5000)
       await created.evaluations.stop()
       await created.mailer.stop()
+      created.images.stop()
       await created.conversations.stop()
       await created.leadership.stop()
       await flushAllHandEdits()

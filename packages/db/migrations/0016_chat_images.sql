@@ -7,7 +7,6 @@ CREATE TABLE "chat_images" (
 	"width" integer NOT NULL,
 	"height" integer NOT NULL,
 	"size" integer NOT NULL,
-	"bytes" "bytea" NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

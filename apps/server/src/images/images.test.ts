@@ -1,5 +1,10 @@
+// Long file: one suite follows an image from its upload through two providers' wire formats to
+// its deletion, sharing one server and its fake providers.
 // Images attached to chat messages (docs/product/images.md), through the real routes, with fake
 // provider servers speaking Anthropic's and OpenAI's wire formats.
+import { existsSync } from 'node:fs'
+import { utimes } from 'node:fs/promises'
+import path from 'node:path'
 import { startFakeOpenAIChat } from '@sprout/agent/testing/fake-openai-chat.ts'
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import {
@@ -21,6 +26,7 @@ import {
   readStream,
   startChatHarness,
 } from '../testing/chat-client.ts'
+import { imagesDirOf } from './image-files.ts'
 
 const png = Buffer.from(sampleBytes('png'))
 const jpeg = Buffer.from(sampleBytes('jpeg'))
@@ -259,11 +265,22 @@ describe('chat images', { timeout: 90_000 }, () => {
     )
   })
 
-  it("goes with its uploader's account", async () => {
+  /** The image's file as the sweep sees it once its grace has passed. */
+  const imageFile = async (id: string) => {
+    const file = path.join(imagesDirOf(harness.config), id)
+    const past = new Date(Date.now() - 120_000)
+    await utimes(file, past, past).catch(() => undefined)
+    return file
+  }
+
+  it("goes with its uploader's account, file and all", async () => {
     const leaving = await harness.signUp()
     const organizationId = await harness.createOrganization(leaving)
     const mine = await upload(png, { harness, user: leaving, organizationId })
-    expect((await getImage(String(mine.body.id), leaving)).status).toBe(200)
+    const id = String(mine.body.id)
+    expect((await getImage(id, leaving)).status).toBe(200)
+    const file = await imageFile(id)
+    expect(existsSync(file)).toBe(true)
     const deleted = await harness.request('/api/account', {
       method: 'DELETE',
       user: leaving,
@@ -271,8 +288,34 @@ describe('chat images', { timeout: 90_000 }, () => {
     })
     expect(deleted.status).toBe(200)
     const { rows } = await harness.database.execute('select id from chat_images where id = $1', [
-      mine.body.id,
+      id,
     ])
     expect(rows).toEqual([])
+    expect(await harness.created.images.sweep()).toBeGreaterThanOrEqual(1)
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it('goes with the application whose conversation it was sent in', async () => {
+    const created = await call<{ id: string }>(actor, '/api/applications', {
+      initial_prompt: 'An app to delete',
+      model: 'demo',
+    })
+    const applicationId = created.body.id
+    const image = await upload(png)
+    const id = String(image.body.id)
+    const sent = await call<{ conversation_id: string }>(
+      actor,
+      `/api/demo/applications/${applicationId}/message`,
+      { message: 'Look at this', model: 'demo', images: [id] },
+    )
+    expect(sent.status).toBe(200)
+    await harness.created.conversations.runs.settled(sent.body.conversation_id)
+    const file = await imageFile(id)
+    expect(
+      (await call(actor, `/api/applications/${applicationId}`, undefined, 'DELETE')).status,
+    ).toBe(200)
+    expect((await getImage(id, actor.user)).status).toBe(404)
+    await harness.created.images.sweep()
+    expect(existsSync(file)).toBe(false)
   })
 })

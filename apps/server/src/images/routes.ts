@@ -1,11 +1,10 @@
-import type { Database } from '@sprout/db/database.ts'
 import { CHAT_IMAGE_MAX_BYTES, IMAGE_TOO_LARGE_MESSAGE } from '@sprout/protocol/api/images.ts'
 import { Hono } from 'hono'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import type { BinaryBody } from '../http/request-guards.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
-import { readImageForMember, storeImage } from './service.ts'
+import { type ImageStore, readImageForMember, storeImage } from './service.ts'
 
 /** The upload's body: the image's bytes, with a limit of their own (docs/product/images.md). */
 export const imageUploadBody: BinaryBody = {
@@ -15,14 +14,15 @@ export const imageUploadBody: BinaryBody = {
 }
 
 /** Images attached to chat messages: uploaded into the current organization, read by its members. */
-export function imageRoutes(options: { db: Database; memberships: MembershipCache }) {
-  const { db, memberships } = options
+export function imageRoutes(options: { images: ImageStore; memberships: MembershipCache }) {
+  const { images, memberships } = options
+  const { db } = images
   const app = new Hono<AppEnv>()
 
   app.post('/api/images', requireOrganization(db, memberships), async (context) => {
     const bytes = Buffer.from(await context.req.arrayBuffer())
     const image = await storeImage(
-      db,
+      images,
       { organizationId: context.var.organization.id, userId: context.var.user.id },
       bytes,
     )
@@ -32,7 +32,7 @@ export function imageRoutes(options: { db: Database; memberships: MembershipCach
   // An <img> sends no Organization-ID: the image's own organization is checked instead.
   app.get('/api/images/:id', async (context) => {
     const image = await readImageForMember(
-      { db, userId: context.var.user.id, memberships },
+      { ...images, userId: context.var.user.id, memberships },
       context.req.param('id'),
     )
     return context.body(new Uint8Array(image.bytes), 200, {

@@ -18,6 +18,12 @@ import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import { AppError, badRequest, notFound, payloadTooLarge } from '../http/app-error.ts'
 import { findMembership } from '../organizations/service.ts'
+import { readImageFile, removeImageFile, writeImageFile } from './image-files.ts'
+
+export { imagesDirOf } from './image-files.ts'
+
+/** Where images are: their rows, and the folder of their bytes (image-files.ts). */
+export type ImageStore = { db: Database; directory: string }
 
 /** An upload no message named within this long is removed at its uploader's next upload. */
 const unattachedKeptMs = 24 * 60 * 60 * 1000
@@ -49,7 +55,7 @@ const presented = {
  * WebP or GIF within the limits; a refusal stores nothing.
  */
 export async function storeImage(
-  db: Database,
+  { db, directory }: ImageStore,
   owner: { organizationId: string; userId: string },
   bytes: Buffer,
 ): Promise<ChatImage> {
@@ -62,7 +68,7 @@ export async function storeImage(
     throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
   }
   if (width * height > CHAT_IMAGE_MAX_PIXELS) throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
-  await db
+  const abandoned = await db
     .delete(chatImages)
     .where(
       and(
@@ -71,17 +77,21 @@ export async function storeImage(
         lt(chatImages.createdAt, new Date(Date.now() - unattachedKeptMs)),
       ),
     )
+    .returning({ id: chatImages.id })
+  for (const { id } of abandoned) await removeImageFile(directory, id)
+  const id = randomUUID()
+  // The file first: a row never names bytes that are not there (the sweep spares young files).
+  await writeImageFile(directory, id, bytes)
   const [row] = await db
     .insert(chatImages)
     .values({
-      id: randomUUID(),
+      id,
       organizationId: owner.organizationId,
       userId: owner.userId,
       mediaType: facts.mediaType,
       width,
       height,
       size: bytes.length,
-      bytes,
     })
     .returning(presented)
   if (!row) throw new Error('The image was not stored')
@@ -90,22 +100,20 @@ export async function storeImage(
 
 /** The image's bytes for a member of its organization; a 404 for anyone else, as for no image. */
 export async function readImageForMember(
-  context: { db: Database; userId: string; memberships: MembershipCache },
+  context: ImageStore & { userId: string; memberships: MembershipCache },
   id: string,
 ): Promise<{ mediaType: string; bytes: Buffer }> {
   const [row] = await context.db
-    .select({
-      organizationId: chatImages.organizationId,
-      mediaType: chatImages.mediaType,
-      bytes: chatImages.bytes,
-    })
+    .select({ organizationId: chatImages.organizationId, mediaType: chatImages.mediaType })
     .from(chatImages)
     .where(eq(chatImages.id, id))
     .limit(1)
-  if (!row || !(await findMembership(context, row.organizationId))) {
-    throw notFound('Image not found')
-  }
-  return row
+  const bytes =
+    row && (await findMembership(context, row.organizationId))
+      ? await readImageFile(context.directory, id)
+      : undefined
+  if (!row || !bytes) throw notFound('Image not found')
+  return { mediaType: row.mediaType, bytes }
 }
 
 /**
@@ -159,14 +167,19 @@ export async function assertOwnImages(
 
 /** The bytes of a conversation's images by id, for the model (runs/history-images.ts). */
 export async function conversationImageBytes(
-  db: Database,
+  { db, directory }: ImageStore,
   conversationId: string,
   ids: string[],
 ): Promise<Map<string, { mediaType: string; bytes: Buffer }>> {
   if (ids.length === 0) return new Map()
   const rows = await db
-    .select({ id: chatImages.id, mediaType: chatImages.mediaType, bytes: chatImages.bytes })
+    .select({ id: chatImages.id, mediaType: chatImages.mediaType })
     .from(chatImages)
     .where(and(eq(chatImages.conversationId, conversationId), inArray(chatImages.id, ids)))
-  return new Map(rows.map((row) => [row.id, { mediaType: row.mediaType, bytes: row.bytes }]))
+  const images = new Map<string, { mediaType: string; bytes: Buffer }>()
+  for (const row of rows) {
+    const bytes = await readImageFile(directory, row.id)
+    if (bytes) images.set(row.id, { mediaType: row.mediaType, bytes })
+  }
+  return images
 }

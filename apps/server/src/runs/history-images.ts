@@ -1,7 +1,6 @@
-import type { Database } from '@sprout/db/database.ts'
 import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { ImagePart, ModelMessage, TextPart, UserContent } from 'ai'
-import { conversationImageBytes } from '../images/service.ts'
+import { conversationImageBytes, type ImageStore } from '../images/service.ts'
 
 // A user message's images are stored in the history by reference, never as bytes (a message's
 // row would hold megabytes of base64): `sprout-image:{id}`. Before each run they are read into
@@ -35,7 +34,7 @@ const referencedId = (part: { type: string; image?: unknown }) =>
 
 /** The history with each referenced image read from the conversation's images. */
 export async function withImageBytes(
-  db: Database,
+  images: ImageStore,
   conversationId: string,
   history: ModelMessage[],
 ): Promise<ModelMessage[]> {
@@ -45,7 +44,7 @@ export async function withImageBytes(
       : [],
   )
   if (ids.length === 0) return history
-  const images = await conversationImageBytes(db, conversationId, ids)
+  const stored = await conversationImageBytes(images, conversationId, ids)
   return history.map((message) => {
     if (message.role !== 'user' || !Array.isArray(message.content)) return message
     return {
@@ -53,7 +52,7 @@ export async function withImageBytes(
       content: message.content.map((part) => {
         const id = referencedId(part)
         if (id === undefined) return part
-        const image = images.get(id)
+        const image = stored.get(id)
         if (!image) return gone
         const read: MarkedImagePart = {
           type: 'image',

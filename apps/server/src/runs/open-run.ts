@@ -16,6 +16,8 @@ export async function openRun(
   input: {
     userMessage?: { text: string; clientId: string | undefined; images?: ChatImage[] }
     repairOf?: { title: string }
+    /** Where the conversation's images are kept (images/image-files.ts). */
+    imagesDir: string
   },
 ): Promise<{ history: ModelMessage[]; stored: Promise<void> }> {
   const db = database.db
@@ -28,7 +30,10 @@ export async function openRun(
     const stored = appendHistory(db, run.conversationId, added)
     stored.catch(() => undefined)
     return {
-      history: await withImageBytes(db, run.conversationId, [...previous, ...added]),
+      history: await withImageBytes({ db, directory: input.imagesDir }, run.conversationId, [
+        ...previous,
+        ...added,
+      ]),
       stored,
     }
   }
@@ -48,5 +53,11 @@ export async function openRun(
   emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })
   // Observed here; the caller awaits it after the run is under way.
   stored.catch(() => undefined)
-  return { history: await withImageBytes(db, run.conversationId, [...previous, ...added]), stored }
+  return {
+    history: await withImageBytes({ db, directory: input.imagesDir }, run.conversationId, [
+      ...previous,
+      ...added,
+    ]),
+    stored,
+  }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { ModelUnavailableError } from '@sprout/agent/providers/model-unavailable-error.ts'
 import { AppError, badRequest } from '../http/app-error.ts'
+import { imagesDirOf } from '../images/service.ts'
 import { listModels } from '../models/service.ts'
 import { claimConversation } from './claim-conversation.ts'
 import { closeRun, emitSafely } from './close-run.ts'
@@ -29,7 +30,10 @@ async function openClaimedRun(
   input: StartRunInput,
 ) {
   try {
-    return await openRun(state.closing, reference, input)
+    return await openRun(state.closing, reference, {
+      ...input,
+      imagesDir: imagesDirOf(state.config),
+    })
   } catch (error) {
     // Its error and `data-run failed` go to the stream, the row is closed; the POST fails.
     emitSafely(state.store, reference, {

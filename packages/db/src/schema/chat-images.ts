@@ -1,17 +1,12 @@
-import { customType, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { organization, user } from './auth.ts'
 import { conversations } from './conversations.ts'
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  // PGlite answers a Uint8Array, node-postgres a Buffer.
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-})
 
 /**
  * An image a user attached to a chat message (docs/product/images.md): uploaded first (no
  * conversation yet), then bound to the conversation of the message that named it; it goes with
- * the conversation and with its uploader's account.
+ * the conversation and with its uploader's account. Its bytes are a file named by its id
+ * (docs/decisions/043-chat-images.md).
  */
 export const chatImages = pgTable(
   'chat_images',
@@ -32,7 +27,6 @@ export const chatImages = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     size: integer('size').notNull(),
-    bytes: bytea('bytes').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [

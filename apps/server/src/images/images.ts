@@ -1,0 +1,34 @@
+import type { Database } from '@sprout/db/database.ts'
+import type { Config } from '../config/config.ts'
+import { imagesDirOf, sweepImageFiles } from './image-files.ts'
+import type { ImageStore } from './service.ts'
+
+/** How often files whose rows went (a conversation, application or account deleted) are removed. */
+const sweepEveryMs = 60_000
+
+/** Chat images of this server: where they are kept, and the sweep of deleted ones' files. */
+export function createImages(options: {
+  db: Database
+  config: Pick<Config, 'dataDir' | 'sharedDir'>
+}) {
+  const store: ImageStore = { db: options.db, directory: imagesDirOf(options.config) }
+  let timer: NodeJS.Timeout | undefined
+  const sweep = () =>
+    sweepImageFiles(store.db, store.directory).catch((error: Error) => {
+      console.error('[images] removing the files of deleted images failed:', error.message)
+      return 0
+    })
+  return {
+    store,
+    sweep,
+    start: () => {
+      void sweep()
+      timer ??= setInterval(() => void sweep(), sweepEveryMs)
+      timer.unref()
+    },
+    stop: () => {
+      clearInterval(timer)
+      timer = undefined
+    },
+  }
+}
