@@ -116,8 +116,11 @@ const IMAGE_TOKENS = 1_600
  */
 export function estimateTokens(messages: ModelMessage[]): number {
   let images = 0
-  const text = JSON.stringify(messages, (key, value) => {
-    if (key !== 'image' || typeof value === 'string') return value
+  const text = JSON.stringify(messages, function (key, value) {
+    const holder = this as { type?: unknown }
+    const media =
+      (key === 'image' && holder.type === 'image') || (key === 'data' && holder.type === 'file')
+    if (!media || typeof value === 'string') return value
     images += 1
     return ''
   })

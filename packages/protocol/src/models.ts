@@ -78,3 +78,16 @@ export function pickDefaultModel(models: Model[], remembered?: string | null): s
   if (available.some((model) => model.model === DEFAULT_MODEL_ID)) return DEFAULT_MODEL_ID
   return available[0]?.model
 }
+
+/**
+ * Why `model` cannot take a message's images, naming one that can (the default pick among those
+ * that can), or undefined when it can (docs/product/images.md). The server and the web both say it.
+ */
+export function imagesRefusal(model: Model, models: readonly Model[]): string | undefined {
+  if (model.images) return undefined
+  const readers = models.filter((candidate) => candidate.available && candidate.images)
+  const other = readers.find((candidate) => candidate.model === pickDefaultModel(readers))
+  return other
+    ? `${model.name} cannot read images. Choose a model that can, such as ${other.name}.`
+    : `${model.name} cannot read images, and no model that can is set up.`
+}

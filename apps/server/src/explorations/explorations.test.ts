@@ -6,7 +6,7 @@ import {
   type ChatActor,
   call,
   isRunEnd,
-  readStream,
+  readExplorationStream,
   startChatHarness,
 } from '../testing/chat-client.ts'
 
@@ -32,24 +32,11 @@ describe('explorations', { timeout: 60_000 }, () => {
     await fake.close()
   })
 
-  /** POST …/listen over real HTTP, as the web's fetch stream reads it. */
   const listen = (
     explorationId: string,
     until: (envelope: StreamEnvelope) => boolean,
     as: ChatActor = actor,
-  ) =>
-    readStream(`http://127.0.0.1:${harness.port}/api/explorations/${explorationId}/listen`, {
-      init: {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${as.user.token}`,
-          'organization-id': as.organizationId,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ last_event_id: 0 }),
-      },
-      until,
-    })
+  ) => readExplorationStream(as, explorationId, until)
 
   it('brainstorms without tools, streams over a POST and offers the summary', async () => {
     fake.push({ blocks: [{ type: 'text', text: summaryAnswer }] })

@@ -23,7 +23,7 @@ import {
   type ChatActor,
   call,
   isRunEnd,
-  readStream,
+  readExplorationStream,
   startChatHarness,
 } from '../testing/chat-client.ts'
 import { imagesDirOf } from './image-files.ts'
@@ -73,18 +73,7 @@ describe('chat images', { timeout: 90_000 }, () => {
     return Number(rows[0]?.count)
   }
   const listen = (explorationId: string, until: (envelope: StreamEnvelope) => boolean) =>
-    readStream(`http://127.0.0.1:${harness.port}/api/explorations/${explorationId}/listen`, {
-      init: {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${actor.user.token}`,
-          'organization-id': actor.organizationId,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ last_event_id: 0 }),
-      },
-      until,
-    })
+    readExplorationStream(actor, explorationId, until)
   const getImage = (id: string, user: TestUser) => harness.request(`/api/images/${id}`, { user })
 
   it('stores an image read by its content and gives it back to members only, as an image', async () => {

@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
 import {
-  CHAT_IMAGE_MAX_BYTES,
-  CHAT_IMAGE_MAX_PIXELS,
-  CHAT_IMAGE_MAX_SIDE,
   type ChatImage,
   type ChatImageType,
-  IMAGE_DIMENSIONS_MESSAGE,
-  IMAGE_TOO_LARGE_MESSAGE,
-  IMAGE_TYPE_MESSAGE,
-  IMAGE_UNREADABLE_MESSAGE,
   IMAGES_NOT_FOUND_MESSAGE,
 } from '@sprout/protocol/api/images.ts'
-import { readImageFacts } from '@sprout/protocol/images/read-image-facts.ts'
+import { checkChatImage, isRefusal } from '@sprout/protocol/images/check-chat-image.ts'
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { AppError, badRequest, notFound, payloadTooLarge } from '../http/app-error.ts'
+import { AppError, notFound } from '../http/app-error.ts'
 import { findMembership } from '../organizations/service.ts'
 import { readImageFile, removeImageFile, writeImageFile } from './image-files.ts'
 
@@ -59,15 +52,9 @@ export async function storeImage(
   owner: { organizationId: string; userId: string },
   bytes: Buffer,
 ): Promise<ChatImage> {
-  if (bytes.length > CHAT_IMAGE_MAX_BYTES) throw payloadTooLarge(IMAGE_TOO_LARGE_MESSAGE)
-  const facts = readImageFacts(bytes)
-  if (facts === 'type') throw new AppError(415, IMAGE_TYPE_MESSAGE)
-  if (facts === 'unreadable') throw badRequest(IMAGE_UNREADABLE_MESSAGE)
-  const { width, height } = facts
-  if (width > CHAT_IMAGE_MAX_SIDE || height > CHAT_IMAGE_MAX_SIDE) {
-    throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
-  }
-  if (width * height > CHAT_IMAGE_MAX_PIXELS) throw badRequest(IMAGE_DIMENSIONS_MESSAGE)
+  const checked = checkChatImage(bytes)
+  if (isRefusal(checked)) throw new AppError(checked.status, checked.message)
+  const { width, height } = checked
   const abandoned = await db
     .delete(chatImages)
     .where(
@@ -88,7 +75,7 @@ export async function storeImage(
       id,
       organizationId: owner.organizationId,
       userId: owner.userId,
-      mediaType: facts.mediaType,
+      mediaType: checked.mediaType,
       width,
       height,
       size: bytes.length,

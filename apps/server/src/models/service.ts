@@ -1,5 +1,5 @@
 import { demoModelEntry, modelCatalogue } from '@sprout/agent/models/catalogue.ts'
-import { type Model, type ModelProvider, pickDefaultModel } from '@sprout/protocol/models.ts'
+import { imagesRefusal, type Model, type ModelProvider } from '@sprout/protocol/models.ts'
 import type { Config } from '../config/config.ts'
 import { badRequest } from '../http/app-error.ts'
 
@@ -62,18 +62,8 @@ export function requireRunnableModel(config: Config, modelId: string): Model {
   return model
 }
 
-/**
- * Refuses images for a model that cannot read them, naming one that can (docs/product/images.md):
- * before the run, so nothing is sent.
- */
+/** Refuses images for a model that cannot read them, before the run (docs/product/images.md). */
 export function requireImageReader(config: Config, model: Model): void {
-  if (model.images) return
-  const models = listModels(config).filter((candidate) => candidate.available && candidate.images)
-  const other =
-    models.find((candidate) => candidate.model === pickDefaultModel(models)) ?? models[0]
-  throw badRequest(
-    other
-      ? `${model.name} cannot read images. Choose a model that can, such as ${other.name}.`
-      : `${model.name} cannot read images, and no model that can is set up.`,
-  )
+  const refusal = imagesRefusal(model, listModels(config))
+  if (refusal) throw badRequest(refusal)
 }

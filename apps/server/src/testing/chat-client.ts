@@ -72,6 +72,29 @@ export type ReadOptions = {
  * Reads an event stream until `until` holds for an envelope, `maxBytes` were read, or the
  * timeout; then drops the connection. Only complete events count, as in a browser.
  */
+/** POST …/listen of an exploration over real HTTP from seq 0, as the web's fetch stream reads it. */
+export function readExplorationStream(
+  actor: ChatActor,
+  explorationId: string,
+  until: (envelope: StreamEnvelope) => boolean,
+): Promise<ReadResult> {
+  return readStream(
+    `http://127.0.0.1:${actor.harness.port}/api/explorations/${explorationId}/listen`,
+    {
+      init: {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${actor.user.token}`,
+          'organization-id': actor.organizationId,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ last_event_id: 0 }),
+      },
+      until,
+    },
+  )
+}
+
 export async function readStream(
   url: string,
   options: ReadOptions & { init?: RequestInit } = {},

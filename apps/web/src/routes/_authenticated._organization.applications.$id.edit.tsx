@@ -87,6 +87,7 @@ function BuilderPage() {
             <ChatWorkspace
               applicationId={data.id}
               initialModel={data.model}
+              models={models.data}
               onRunFinished={() => {
                 setPreviewReloads((count) => count + 1)
                 // The agent may have resolved errors.

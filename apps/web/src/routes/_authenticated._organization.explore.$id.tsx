@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { ChatPanel } from '../features/chat/chat-panel.tsx'
+import { modelImagesRefusal } from '../features/chat/images/model-images-refusal.ts'
 import { ExplorationHeader } from '../features/explore/exploration-header.tsx'
 import { ExplorationIntro } from '../features/explore/exploration-intro.tsx'
 import { ExplorationNotFound } from '../features/explore/exploration-not-found.tsx'
@@ -30,9 +31,11 @@ function ExplorationPage() {
         state={chat.state}
         draft={chat.draft}
         onDraftChange={chat.setDraft}
-        onSend={(text) => {
-          if (model) chat.send(text, model)
+        onSend={(text, images) => {
+          if (model) chat.send(text, model, images)
         }}
+        attachments={chat.attachments}
+        imagesRefusal={modelImagesRefusal(models.data, model)}
         onEscape={chat.interrupt}
         onInterrupt={chat.interrupt}
         onRetry={chat.retry}

@@ -30,6 +30,7 @@ const demoModel = {
   cacheReadPrice: 0,
   cacheWritePrice: 0,
   contextWindow: 200_000,
+  images: true,
   available: true,
 }
 

@@ -1,12 +1,6 @@
 import type { LanguageModelV4FilePart, LanguageModelV4Message } from '@ai-sdk/provider'
+import { CHAT_IMAGE_TYPE_NAMES } from '@sprout/protocol/api/images.ts'
 import { type ImageFacts, readImageFacts } from '@sprout/protocol/images/read-image-facts.ts'
-
-const typeNames: Record<ImageFacts['mediaType'], string> = {
-  'image/png': 'PNG',
-  'image/jpeg': 'JPEG',
-  'image/webp': 'WebP',
-  'image/gif': 'GIF',
-}
 
 /** A file part's bytes when it holds them (`{type: 'data'}`), not a URL or a reference. */
 const bytesOf = (file: LanguageModelV4FilePart['data']): Uint8Array | undefined => {
@@ -29,7 +23,8 @@ export function imagesOf(message: LanguageModelV4Message): ImageFacts[] {
 /** 'I can see 2 images: a PNG image of 64 × 48 pixels and a JPEG image of 13 × 9 pixels.' */
 export function describeImages(images: ImageFacts[]): string {
   const items = images.map(
-    (image) => `a ${typeNames[image.mediaType]} image of ${image.width} × ${image.height} pixels`,
+    (image) =>
+      `a ${CHAT_IMAGE_TYPE_NAMES[image.mediaType]} image of ${image.width} × ${image.height} pixels`,
   )
   const list =
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`

@@ -101,6 +101,7 @@ export const explorationMessageRequestSchema = z.object({
   client_id: clientId,
   images: messageImagesSchema,
 })
+export type ExplorationMessageRequest = z.input<typeof explorationMessageRequestSchema>
 export const explorationMessageResponseSchema = z.object({
   id: z.string(),
   title: z.string(),

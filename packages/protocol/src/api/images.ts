@@ -12,6 +12,13 @@ export const CHAT_IMAGE_MAX_SIDE = 8000
 export const CHAT_IMAGE_MAX_PIXELS = 40_000_000
 export const CHAT_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
 export type ChatImageType = (typeof CHAT_IMAGE_TYPES)[number]
+/** How an image's type is named to people: 'a PNG image'. */
+export const CHAT_IMAGE_TYPE_NAMES: Record<ChatImageType, string> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/webp': 'WebP',
+  'image/gif': 'GIF',
+}
 
 /** What the server answers to an upload, and what a user message's echo lists. */
 export const chatImageSchema = z.object({

@@ -1,4 +1,5 @@
 import type { CheckReport } from '../api/checks.ts'
+import type { ChatImage } from '../api/images.ts'
 import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
 
 /** docs/product/builder.md "Blocks": one rendered piece of the conversation. */
@@ -26,6 +27,8 @@ export interface Block {
   errorType: string | null
   /** Checks blocks: the report as last sent. */
   checks: CheckReport | null
+  /** User messages: the images sent with it (docs/product/images.md). */
+  images?: readonly ChatImage[]
   isComplete: boolean
   isStreaming: boolean
 }
@@ -71,7 +74,7 @@ export interface BlocksState {
 /** Client-side actions; their types start with LOCAL_ACTION_PREFIX. */
 export type LocalBlocksAction =
   /** Shows the user's message at once; its echo (data-user-message) is then suppressed once. */
-  | { type: 'local-user-message'; text: string; clientId: string }
+  | { type: 'local-user-message'; text: string; clientId: string; images?: readonly ChatImage[] }
   | { type: 'local-interrupt' }
   | { type: 'local-stage'; id: string; text: string }
   /** Escape with staged messages: the web restores them to the input, then clears them here. */

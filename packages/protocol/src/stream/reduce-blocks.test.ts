@@ -182,6 +182,20 @@ describe('reduceBlocks: Blocks rules (docs/product/builder.md)', () => {
     expect(echoed.pendingEchoes).toEqual([])
   })
 
+  it("keeps a user message's images, the local one's and the echo's", () => {
+    const image = { id: 'i1', media_type: 'image/png', width: 64, height: 48, size: 200 } as const
+    const local = reduceAll([
+      { type: 'local-user-message', text: 'Like this', clientId: 'c1', images: [image] },
+      {
+        type: 'data-user-message',
+        data: { id: 'u1', text: 'Like this', clientId: 'c1', images: [image] },
+      },
+      { type: 'data-user-message', data: { id: 'u2', text: 'And this', images: [image] } },
+      { type: 'data-user-message', data: { id: 'u3', text: 'No image' } },
+    ])
+    expect(local.blocks.map((block) => block.images)).toEqual([[image], [image], undefined])
+  })
+
   it('matches an echo without clientId by its text', () => {
     const state = reduceAll([
       { type: 'local-user-message', text: 'Hello', clientId: 'c1' },

@@ -1,6 +1,7 @@
 // Long file: the one reducer's switch over every chunk type with the small steps it calls; split
 // up, a reader would follow one event across files.
 import type { CheckReport } from '../api/checks.ts'
+import type { ChatImage } from '../api/images.ts'
 import { COMPACTION_NOTE_TAG } from '../text/strip-markers.ts'
 import {
   appendBlock,
@@ -269,7 +270,7 @@ function addUserMessage(state: BlocksState, event: ChunkOf<'data-user-message'>)
         isComplete: true,
         isStreaming: false,
       })
-    : userBlock(blockId, text)
+    : userBlock(blockId, text, event.data.images)
   return { ...state, blocks: appendBlock(state.blocks, block) }
 }
 
@@ -298,17 +299,18 @@ function addLocalUserMessage(
   if (findBlockIndex(state.blocks, blockId) !== -1) return state
   return {
     ...state,
-    blocks: appendBlock(state.blocks, userBlock(blockId, action.text)),
+    blocks: appendBlock(state.blocks, userBlock(blockId, action.text, action.images)),
     pendingEchoes: [...state.pendingEchoes, { clientId: action.clientId, text: action.text }],
   }
 }
 
-function userBlock(id: string, text: string): Block {
+function userBlock(id: string, text: string, images?: readonly ChatImage[]): Block {
   return createBlock({
     id,
     type: 'text',
     role: 'user',
     content: text,
+    ...(images && images.length > 0 ? { images } : {}),
     isComplete: true,
     isStreaming: false,
   })

@@ -10,10 +10,16 @@ type DialogProps = {
   onClose?: () => void
   children?: ReactNode
   footer?: ReactNode
-  size?: 'sm' | 'md' | 'lg'
+  /** `fit`: as wide as its content, up to the window (an image). */
+  size?: 'sm' | 'md' | 'lg' | 'fit'
 }
 
-const sizeClasses = { sm: 'sm:max-w-md', md: 'sm:max-w-lg', lg: 'sm:max-w-xl' }
+const sizeClasses = {
+  sm: 'sm:max-w-md',
+  md: 'sm:max-w-lg',
+  lg: 'sm:max-w-xl',
+  fit: 'sm:w-auto sm:max-w-[calc(100vw-2rem)]',
+}
 
 const focusableSelector =
   'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])'

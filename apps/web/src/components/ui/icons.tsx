@@ -145,6 +145,16 @@ export function SendIcon(props: IconProps) {
   )
 }
 
+export function ImageIcon(props: IconProps) {
+  return (
+    <Icon grid={20} {...props}>
+      <rect x="3" y="4" width="14" height="12" rx="2" />
+      <circle cx="7.5" cy="8.5" r="1.25" />
+      <path d="m17 13-4-4-8 7" />
+    </Icon>
+  )
+}
+
 export function PanelIcon(props: IconProps) {
   return (
     <Icon grid={20} {...props}>

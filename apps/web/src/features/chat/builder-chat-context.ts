@@ -1,4 +1,5 @@
 import type { ChatStream } from '../../hooks/use-chat-stream.ts'
+import type { ImageAttachments } from '../../hooks/use-image-attachments.ts'
 import type { StagedQueue } from './use-staged-queue.ts'
 
 /** undefined: not chosen yet (the workspace picks the newest); null: a new conversation. */
@@ -12,6 +13,7 @@ export type BuilderChatContext = {
   selectedRef: { readonly current: ConversationSelection }
   chat: ChatStream
   queue: StagedQueue
+  attachments: ImageAttachments
   setDraft: (draft: string) => void
   setDraftNote: (note: string | null) => void
   /** Adopts a new conversation's id without clearing the view (unlike `select`). */

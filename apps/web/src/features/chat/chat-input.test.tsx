@@ -47,7 +47,7 @@ describe('ChatInput', () => {
     expect(press(textarea, 'Enter', true).defaultPrevented).toBe(false)
     expect(onSubmit).not.toHaveBeenCalled()
     expect(press(textarea, 'Enter').defaultPrevented).toBe(true)
-    expect(onSubmit).toHaveBeenCalledWith('Add a footer')
+    expect(onSubmit).toHaveBeenCalledWith('Add a footer', [])
   })
 
   it('hands Escape to the chat', () => {

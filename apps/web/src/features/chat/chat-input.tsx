@@ -1,16 +1,22 @@
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import {
   MESSAGE_INPUT_MAX_HEIGHT_PX,
   MESSAGE_INPUT_MIN_HEIGHT_PX,
 } from '@sprout/protocol/constants.ts'
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef } from 'react'
 import { SendIcon, StopIcon } from '../../components/ui/icons.tsx'
+import { type ImageAttachments, readyImages } from '../../hooks/use-image-attachments.ts'
 import { classNames } from '../../lib/class-names.ts'
+import { AttachImagesButton } from './images/attach-images-button.tsx'
+import { AttachmentStrip } from './images/attachment-strip.tsx'
+import { draftImagesProblem } from './images/draft-images-problem.ts'
+import { useImageInput } from './images/use-image-input.ts'
 
 type ChatInputProps = {
   value: string
   onChange: (value: string) => void
-  /** Called with the trimmed, non-empty text. */
-  onSubmit: (text: string) => void
+  /** Called with the trimmed, non-empty text and the draft's uploaded images. */
+  onSubmit: (text: string, images: ChatImage[]) => void
   /** Escape inside the input: interrupt, or take back queued messages. */
   onEscape?: () => void
   placeholder: string
@@ -23,11 +29,15 @@ type ChatInputProps = {
   onInterrupt?: () => void
   /** The row under the text: model picker, context usage. */
   footer?: ReactNode
+  /** The draft's images; without them the input takes text only. */
+  attachments?: ImageAttachments
+  /** Why the chosen model cannot take images (docs/product/images.md), or null. */
+  imagesRefusal?: string | null
 }
 
 /**
  * docs/product/builder.md "Chat input": Enter sends, Shift+Enter adds a line, 24-100 px tall as it
- * grows.
+ * grows. Images are attached with the button, pasted or dropped (docs/product/images.md).
  */
 export function ChatInput({
   value,
@@ -41,8 +51,12 @@ export function ChatInput({
   isInterrupting,
   onInterrupt,
   footer,
+  attachments,
+  imagesRefusal,
 }: ChatInputProps) {
   const textareaRef = useRef<HTMLTextAreaElement>(null)
+  const images = attachments?.items ?? []
+  const imageInput = useImageInput(disabled ? undefined : attachments?.add)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
   useLayoutEffect(() => {
@@ -58,11 +72,17 @@ export function ChatInput({
       textarea.scrollHeight > MESSAGE_INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden'
   }, [value])
 
-  const blocked = Boolean(disabled) || (isRunning && !canQueue)
+  // A queued message cannot carry images: they wait for the run to end.
+  const blocked = Boolean(disabled) || (isRunning && (!canQueue || images.length > 0))
   const submit = () => {
     const text = value.trim()
-    if (text === '' || blocked) return
-    onSubmit(text)
+    if (blocked || (text === '' && images.length === 0)) return
+    const problem = draftImagesProblem(text, images, imagesRefusal)
+    if (problem) {
+      attachments?.setError(problem)
+      return
+    }
+    onSubmit(text, readyImages(images))
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -75,9 +95,16 @@ export function ChatInput({
     }
   }
 
-  const canSend = value.trim() !== '' && !blocked
+  const canSend = (value.trim() !== '' || images.length > 0) && !blocked
   return (
-    <div className="rounded-2xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-zinc-300 focus-within:ring-2 focus-within:ring-accent-100">
+    <div
+      {...imageInput.dropProps}
+      className={classNames(
+        'rounded-2xl border bg-white p-2 shadow-sm focus-within:border-zinc-300 focus-within:ring-2 focus-within:ring-accent-100',
+        imageInput.isDragging ? 'border-accent-500 ring-2 ring-accent-100' : 'border-zinc-200',
+      )}
+    >
+      {attachments && <AttachmentStrip items={images} onRemove={attachments.remove} />}
       <textarea
         ref={textareaRef}
         aria-label="Message"
@@ -87,10 +114,12 @@ export function ChatInput({
         disabled={disabled}
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={onKeyDown}
+        {...imageInput.pasteProps}
         style={{ minHeight: MESSAGE_INPUT_MIN_HEIGHT_PX, maxHeight: MESSAGE_INPUT_MAX_HEIGHT_PX }}
         className="block w-full resize-none border-0 bg-transparent px-2 py-0.5 text-sm leading-6 text-zinc-900 outline-none placeholder:text-zinc-400 focus-visible:outline-none disabled:cursor-not-allowed"
       />
       <div className="mt-2 flex items-center gap-2">
+        {attachments && <AttachImagesButton onFiles={attachments.add} disabled={disabled} />}
         <div className="flex min-w-0 flex-1 items-center gap-2">{footer}</div>
         {isRunning && onInterrupt && (
           <button

@@ -1,5 +1,8 @@
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
 import type { ReactNode } from 'react'
+import type { ImageAttachments } from '../../hooks/use-image-attachments.ts'
+import { IMAGES_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
 import { ChatInput } from './chat-input.tsx'
 import { ChatTranscript } from './chat-transcript.tsx'
 import { ContextUsageReadout } from './context-usage-readout.tsx'
@@ -12,7 +15,11 @@ export type ChatPanelProps = {
   stagedMessages?: readonly StagedMessage[]
   draft: string
   onDraftChange: (draft: string) => void
-  onSend: (text: string) => void
+  onSend: (text: string, images: ChatImage[]) => void
+  /** The draft's images (docs/product/images.md). */
+  attachments?: ImageAttachments
+  /** Why the chosen model cannot take the draft's images, or null. */
+  imagesRefusal?: string | null
   onEscape: () => void
   onInterrupt: () => void
   onRetry?: () => void
@@ -43,6 +50,8 @@ export function ChatPanel({
   draft,
   onDraftChange,
   onSend,
+  attachments,
+  imagesRefusal,
   onEscape,
   onInterrupt,
   onRetry,
@@ -78,6 +87,16 @@ export function ChatPanel({
             {notice}
           </p>
         )}
+        {attachments?.error && (
+          <p role="alert" className="text-sm text-red-600">
+            {attachments.error}
+          </p>
+        )}
+        {state.isRunning && attachments && attachments.items.length > 0 && (
+          <p role="status" className="text-sm text-zinc-600">
+            {IMAGES_AFTER_RUN_HINT}
+          </p>
+        )}
         {draftNote && (
           <p role="status" className="text-sm text-zinc-600">
             {draftNote}
@@ -88,6 +107,8 @@ export function ChatPanel({
           value={draft}
           onChange={onDraftChange}
           onSubmit={onSend}
+          attachments={attachments}
+          imagesRefusal={imagesRefusal}
           onEscape={onEscape}
           placeholder={placeholder}
           disabled={inputDisabled}

@@ -1,9 +1,11 @@
+import type { Model } from '@sprout/protocol/models.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { CenteredSpinner } from '../../components/ui/spinner.tsx'
 import type { ConversationSummary } from './chat-api.ts'
 import { ChatPanel } from './chat-panel.tsx'
 import { ConversationList } from './conversation-list.tsx'
+import { modelImagesRefusal } from './images/model-images-refusal.ts'
 import { NewConversationHint } from './new-conversation-hint.tsx'
 import type { RenderRunFooter } from './transcript-groups.tsx'
 import { useBuilderChat } from './use-builder-chat.ts'
@@ -18,6 +20,8 @@ export type ChatWorkspaceProps = {
   applicationId: string
   /** The model the application was created with; the chat's picker starts there. */
   initialModel: string
+  /** The models offered, to tell whether the chosen one reads images. */
+  models?: readonly Model[]
   /** The model picker under the input; the route passes the models feature's selector in. */
   renderModelPicker?: (picker: ModelPickerProps) => ReactNode
   /** Called when an agent run ends (it may have changed the app's files). */
@@ -40,6 +44,7 @@ export type ChatWorkspaceProps = {
 export function ChatWorkspace({
   applicationId,
   initialModel,
+  models,
   renderModelPicker,
   onRunFinished,
   onRunningChange,
@@ -95,7 +100,9 @@ export function ChatWorkspace({
         stagedMessages={chat.stagedMessages}
         draft={chat.draft}
         onDraftChange={chat.setDraft}
-        onSend={(text) => chat.send(text, model)}
+        onSend={(text, images) => chat.send(text, model, images)}
+        attachments={chat.attachments}
+        imagesRefusal={modelImagesRefusal(models, model)}
         onEscape={chat.pressEscape}
         onInterrupt={chat.interrupt}
         onRetry={chat.retry}

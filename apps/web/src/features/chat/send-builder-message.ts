@@ -1,5 +1,7 @@
 import type { SendMessageResponse } from '@sprout/protocol/api/conversations.ts'
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import { ApiError } from '../../lib/api-error.ts'
+import { IMAGES_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
 import type { BuilderChatContext } from './builder-chat-context.ts'
 import { sendMessage, stageMessage } from './chat-api.ts'
 import { NOT_SENT_NOTE } from './use-staged-queue.ts'
@@ -31,31 +33,41 @@ export async function stageBuilderMessage(
 }
 
 /** Sends, or queues the message while the agent runs (see BuilderChat `send`). */
-export function sendBuilderMessage(context: BuilderChatContext, text: string, model: string): void {
+export function sendBuilderMessage(
+  context: BuilderChatContext,
+  text: string,
+  model: string,
+  images: readonly ChatImage[],
+): void {
   const { chat } = context
   const targetId = context.conversationId ?? null
   chat.setNotice(null)
   context.setDraftNote(null)
   if (targetId && chat.state.isRunning) {
-    void stageBuilderMessage(context, text, targetId)
+    // A queued message is text only (docs/product/images.md): the images wait in the draft.
+    if (images.length > 0) context.attachments.setError(IMAGES_AFTER_RUN_HINT)
+    else void stageBuilderMessage(context, text, targetId)
     return
   }
   const clientId = crypto.randomUUID()
-  chat.store.dispatch({ type: 'local-user-message', text, clientId })
+  const withImages = images.length > 0 ? { images } : {}
+  chat.store.dispatch({ type: 'local-user-message', text, clientId, ...withImages })
   context.setDraft('')
+  if (images.length > 0) context.attachments.clear()
   const post = (chosenModel: string) =>
     sendMessage(context.applicationId, {
       message: text,
       model: chosenModel,
       client_id: clientId,
       ...(targetId ? { conversation_id: targetId } : {}),
+      ...(images.length > 0 ? { images: images.map((image) => image.id) } : {}),
     })
-  void deliverMessage(context, text, targetId, () => post(model))
+  void deliverMessage(context, { text, images }, targetId, () => post(model))
 }
 
 async function deliverMessage(
   context: BuilderChatContext,
-  text: string,
+  message: { text: string; images: readonly ChatImage[] },
   targetId: string | null,
   post: () => Promise<SendMessageResponse>,
 ): Promise<void> {
@@ -74,11 +86,13 @@ async function deliverMessage(
     // Drops what this tab showed ahead of the server and loads the conversation again.
     chat.store.reset()
     chat.reconnectNow()
-    if (error instanceof ApiError && error.status === 409 && targetId) {
+    const { text, images } = message
+    if (error instanceof ApiError && error.status === 409 && targetId && images.length === 0) {
       void stageBuilderMessage(context, text, targetId)
       return
     }
     context.queue.restoreToInput(text)
+    context.attachments.restore(images)
     chat.fail(error)
   }
 }

@@ -1,6 +1,8 @@
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
 import { useCallback, useRef, useState } from 'react'
 import { useChatStream } from '../../hooks/use-chat-stream.ts'
+import { type ImageAttachments, useImageAttachments } from '../../hooks/use-image-attachments.ts'
 import type { OpenStreamSource, StreamConnectionStatus } from '../../lib/stream-connection.ts'
 import { openEventSourceStream } from '../../lib/stream-sources.ts'
 import { fetchStreamToken } from '../../lib/stream-token.ts'
@@ -20,12 +22,14 @@ export type BuilderChat = {
   select: (conversationId: string | null) => void
   draft: string
   setDraft: (draft: string) => void
+  /** The draft's images: sent with its text, handed back with it when the send fails. */
+  attachments: ImageAttachments
   /** A request that failed, e.g. a message that could not be sent (it is back in the input). */
   notice: string | null
   /** Why the input holds text the user already sent (a queued message the run did not take). */
   draftNote: string | null
-  /** Sends with `model`, or queues the message while the agent runs. */
-  send: (text: string, model: string) => void
+  /** Sends with `model`, or queues the message while the agent runs (text only). */
+  send: (text: string, model: string, images?: readonly ChatImage[]) => void
   /** Escape: takes queued messages back into the input, else interrupts the run. */
   pressEscape: () => void
   interrupt: () => void
@@ -58,6 +62,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   ])
   const { store, setNotice } = chat
   const [draft, setDraft] = useState('')
+  const attachments = useImageAttachments()
   // Said next to the input when a queued message comes back because the run ended first.
   const [draftNote, setDraftNote] = useState<string | null>(null)
   const queue = useStagedQueue({ state: chat.state, store, setDraft, setDraftNote })
@@ -83,6 +88,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     selectedRef,
     chat,
     queue,
+    attachments,
     setDraft,
     setDraftNote,
     setConversationId,
@@ -97,9 +103,10 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     select,
     draft,
     setDraft,
+    attachments,
     notice: chat.notice,
     draftNote,
-    send: (text, model) => sendBuilderMessage(context, text, model),
+    send: (text, model, images = []) => sendBuilderMessage(context, text, model, images),
     pressEscape: () => pressBuilderEscape(context),
     interrupt: () => interruptBuilderRun(context),
     retry: () => retryBuilderRun(context),

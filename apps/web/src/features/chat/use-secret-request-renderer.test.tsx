@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buttonWithText, cleanup, render } from '../../testing/render.tsx'
+import { testModel } from '../../testing/test-model.ts'
 import { type LatestSend, useSecretRequestRenderer } from './use-secret-request-renderer.tsx'
 
 afterEach(() => {
@@ -10,22 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const model = (id: string, available: boolean): Model => ({
-  model: id,
-  name: id,
-  provider: id.startsWith('claude') ? 'anthropic' : 'openai',
-  description: '',
-  performance: 3,
-  speed: 3,
-  reasoning: 3,
-  images: true,
-  inputPrice: 0,
-  outputPrice: 0,
-  cacheReadPrice: 0,
-  cacheWritePrice: 0,
-  contextWindow: 128_000,
-  available,
-})
+const model = (id: string, available: boolean) => testModel(id, { available })
 
 function Widget({ latest }: { latest: LatestSend }) {
   return useSecretRequestRenderer('app-1', latest)('STRIPE_KEY')

@@ -1,6 +1,7 @@
 import {
   createExplorationResponseSchema,
   type Exploration,
+  type ExplorationMessageRequest,
   explorationSchema,
 } from '@sprout/protocol/api/conversations.ts'
 import { apiRequest } from '../../lib/api-client.ts'
@@ -20,10 +21,7 @@ export async function getExploration(explorationId: string): Promise<Exploration
   return explorationSchema.parse(await apiRequest(base(explorationId)))
 }
 
-export function sendExplorationMessage(
-  explorationId: string,
-  body: { message: string; model: string; client_id?: string },
-) {
+export function sendExplorationMessage(explorationId: string, body: ExplorationMessageRequest) {
   return apiRequest<unknown>(`${base(explorationId)}/message`, { method: 'POST', body })
 }
 

@@ -1,6 +1,8 @@
+import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { BlocksState } from '@sprout/protocol/stream/blocks-state.ts'
 import { useState } from 'react'
 import { useChatStream } from '../../hooks/use-chat-stream.ts'
+import { type ImageAttachments, useImageAttachments } from '../../hooks/use-image-attachments.ts'
 import { openFetchEventStream } from '../../lib/stream-sources.ts'
 import {
   continueExploration,
@@ -13,11 +15,13 @@ export type ExplorationChat = {
   state: BlocksState
   draft: string
   setDraft: (draft: string) => void
+  /** The draft's images: sent with its text, handed back with it when the send fails. */
+  attachments: ImageAttachments
   notice: string | null
   /** The exploration does not exist (or not in this organization): the stream stopped trying. */
   notFound: boolean
   /** False while the agent answers: an exploration has no queue, so the text stays put. */
-  send: (text: string, model: string) => boolean
+  send: (text: string, model: string, images?: readonly ChatImage[]) => boolean
   interrupt: () => void
   retry: () => void
 }
@@ -35,20 +39,30 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
   )
   const { store, state, notice, setNotice, fail } = chat
   const [draft, setDraft] = useState('')
+  const attachments = useImageAttachments()
 
-  const send = (text: string, model: string) => {
+  const send = (text: string, model: string, images: readonly ChatImage[] = []) => {
     if (state.isRunning) return false
     setNotice(null)
     const clientId = crypto.randomUUID()
-    store.dispatch({ type: 'local-user-message', text, clientId })
+    const withImages = images.length > 0 ? { images } : {}
+    store.dispatch({ type: 'local-user-message', text, clientId, ...withImages })
     setDraft('')
-    sendExplorationMessage(explorationId, { message: text, model, client_id: clientId }).then(
+    if (images.length > 0) attachments.clear()
+    const imageIds = images.length > 0 ? { images: images.map((image) => image.id) } : {}
+    sendExplorationMessage(explorationId, {
+      message: text,
+      model,
+      client_id: clientId,
+      ...imageIds,
+    }).then(
       // A stream that ended (or waits to retry) is opened at once for the answer.
       chat.expectRun,
       (error: unknown) => {
         store.reset()
         chat.reconnectNow()
         setDraft((current) => (current.trim() === '' ? text : `${text}\n\n${current}`))
+        attachments.restore(images)
         fail(error)
       },
     )
@@ -63,5 +77,5 @@ export function useExplorationChat(explorationId: string): ExplorationChat {
   }
 
   const notFound = chat.status === 'gone'
-  return { state, draft, setDraft, notice, notFound, send, interrupt, retry }
+  return { state, draft, setDraft, attachments, notice, notFound, send, interrupt, retry }
 }
