@@ -9,11 +9,13 @@ import { startFakeOpenAIChat } from '@sprout/agent/testing/fake-openai-chat.ts'
 import type { FakeProviderServer } from '@sprout/agent/testing/fake-provider-server.ts'
 import {
   CHAT_IMAGE_MAX_BYTES,
+  CHAT_IMAGES_UNSENT_MAX,
   IMAGE_DIMENSIONS_MESSAGE,
   IMAGE_TOO_LARGE_MESSAGE,
   IMAGE_TYPE_MESSAGE,
   IMAGE_UNREADABLE_MESSAGE,
   IMAGES_NOT_FOUND_MESSAGE,
+  IMAGES_UNSENT_MESSAGE,
 } from '@sprout/protocol/api/images.ts'
 import { sampleBytes } from '@sprout/protocol/images/testing/image-samples.ts'
 import type { StreamEnvelope } from '@sprout/protocol/stream/stream-envelope.ts'
@@ -235,6 +237,46 @@ describe('chat images', { timeout: 90_000 }, () => {
       images: ['a', 'b', 'c', 'd', 'e'],
     })
     expect(tooMany.status).toBe(400)
+  })
+
+  it('bounds the uploads one person has waiting to be sent, and lets them go after an hour', async () => {
+    const person = await harness.signUp()
+    const own: ChatActor = {
+      harness,
+      user: person,
+      organizationId: await harness.createOrganization(person),
+    }
+    const ids: string[] = []
+    for (let index = 0; index < CHAT_IMAGES_UNSENT_MAX; index++) {
+      const uploaded = await upload(png, own)
+      expect(uploaded.status).toBe(201)
+      ids.push(String(uploaded.body.id))
+    }
+    const before = await imageCount()
+    expect(await upload(png, own)).toEqual({ status: 429, body: { error: IMAGES_UNSENT_MESSAGE } })
+    expect(await imageCount()).toBe(before)
+    // Sent with a message, they no longer count.
+    const sent = await call<{ id: string }>(own, '/api/explorations', {
+      message: 'These four',
+      model: 'demo',
+      images: ids.slice(0, 4),
+    })
+    expect(sent.status).toBe(201)
+    expect((await upload(png, own)).status).toBe(201)
+    // An hour on, the unsent ones go at the next upload, their files with them.
+    await harness.database.execute(
+      `update chat_images set created_at = now() - interval '2 hours'
+       where user_id = $1 and conversation_id is null`,
+      [person.id],
+    )
+    const stale = await imageFile(String(ids.at(-1)))
+    expect((await upload(png, own)).status).toBe(201)
+    const { rows } = await harness.database.execute(
+      'select count(*)::int as count from chat_images where user_id = $1 and conversation_id is null',
+      [person.id],
+    )
+    expect(rows[0]?.count).toBe(1)
+    expect(existsSync(stale)).toBe(false)
   })
 
   it('has the Demo model tell the type and size of each image', async () => {

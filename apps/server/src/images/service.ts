@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
 import {
+  CHAT_IMAGES_UNSENT_MAX,
   type ChatImage,
   type ChatImageType,
   IMAGES_NOT_FOUND_MESSAGE,
+  IMAGES_UNSENT_MESSAGE,
 } from '@sprout/protocol/api/images.ts'
 import { checkChatImage, isRefusal } from '@sprout/protocol/images/check-chat-image.ts'
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
-import { AppError, notFound } from '../http/app-error.ts'
+import { AppError, notFound, tooManyRequests } from '../http/app-error.ts'
 import { findMembership } from '../organizations/service.ts'
 import { readImageFile, removeImageFile, writeImageFile } from './image-files.ts'
 
@@ -19,7 +21,7 @@ export { imagesDirOf } from './image-files.ts'
 export type ImageStore = { db: Database; directory: string }
 
 /** An upload no message named within this long is removed at its uploader's next upload. */
-const unattachedKeptMs = 24 * 60 * 60 * 1000
+const unattachedKeptMs = 60 * 60 * 1000
 
 const present = (row: {
   id: string
@@ -66,6 +68,13 @@ export async function storeImage(
     )
     .returning({ id: chatImages.id })
   for (const { id } of abandoned) await removeImageFile(directory, id)
+  // Uploads are cheap to send and each is kept: unbounded, one person could fill the disk.
+  const [unsent] = await db
+    .select({ count: count() })
+    .from(chatImages)
+    .where(and(eq(chatImages.userId, owner.userId), isNull(chatImages.conversationId)))
+  if ((unsent?.count ?? 0) >= CHAT_IMAGES_UNSENT_MAX)
+    throw tooManyRequests(IMAGES_UNSENT_MESSAGE, 60)
   const id = randomUUID()
   // The file first: a row never names bytes that are not there (the sweep spares young files).
   await writeImageFile(directory, id, bytes)

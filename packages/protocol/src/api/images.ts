@@ -36,6 +36,9 @@ export const messageImagesSchema = z
   .max(CHAT_IMAGES_PER_MESSAGE, `must list at most ${CHAT_IMAGES_PER_MESSAGE} images`)
   .optional()
 
+/** Uploads a person may have that no message named yet (a draft's): a bound on what one can store. */
+export const CHAT_IMAGES_UNSENT_MAX = 20
+
 export const imageUrl = (id: string) => `/api/images/${encodeURIComponent(id)}`
 
 export const IMAGE_TOO_LARGE_MESSAGE = `Image is too large: the limit is ${CHAT_IMAGE_MAX_BYTES / 1024 / 1024} MB`
@@ -43,4 +46,5 @@ export const IMAGE_TYPE_MESSAGE = 'Only PNG, JPEG, WebP and GIF images can be at
 export const IMAGE_DIMENSIONS_MESSAGE = `Image is too large: at most ${CHAT_IMAGE_MAX_SIDE.toLocaleString('en-US')} pixels a side and ${CHAT_IMAGE_MAX_PIXELS / 1_000_000} megapixels`
 export const IMAGE_UNREADABLE_MESSAGE =
   'The image could not be read: its file is damaged or cut short'
+export const IMAGES_UNSENT_MESSAGE = `${CHAT_IMAGES_UNSENT_MAX} images are waiting to be sent already: send them, or wait an hour for the unsent ones to go`
 export const IMAGES_NOT_FOUND_MESSAGE = 'An attached image was not found; attach it again'
