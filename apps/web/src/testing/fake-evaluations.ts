@@ -5,6 +5,7 @@ import type {
   EvaluationStatusResponse,
 } from '@sprout/protocol/api/evaluations.ts'
 import { vi } from 'vitest'
+import { testModel } from './test-model.ts'
 
 export function adminConversation(index: number): AdminConversation {
   return {
@@ -17,22 +18,14 @@ export function adminConversation(index: number): AdminConversation {
   }
 }
 
-const demoModel = {
-  model: 'demo',
+const demoModel = testModel('demo', {
   name: 'Demo',
   provider: 'demo',
   description: 'Offline',
   performance: 1,
   speed: 5,
   reasoning: 1,
-  inputPrice: 0,
-  outputPrice: 0,
-  cacheReadPrice: 0,
-  cacheWritePrice: 0,
-  contextWindow: 200_000,
-  images: true,
-  available: true,
-}
+})
 
 type Call = { method: string; path: string; url: string; body?: unknown }
 
