@@ -89,7 +89,7 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     secrets: vault.runSecrets,
     leadership,
   })
-  const images = createImages({ db, config })
+  const images = createImages({ db, config, leadership })
   const evaluations = createEvaluationRunner({
     db,
     providers: config.providers,

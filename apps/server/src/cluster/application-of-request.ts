@@ -6,7 +6,11 @@ import type { Origins } from '../http/origins.ts'
 
 // The product's routes about one application's box: /api/applications/:id/… and each model's
 // /api/{provider}/applications/:id/… (runs, listen).
-const productPath = /^\/api\/(?:[a-z0-9-]+\/)?applications\/([0-9a-zA-Z-]{8,64})(?:[/?#]|$)/
+/** What an application id may look like in a path (a UUID, or a test's shorter id). */
+export const applicationIdText = '[0-9a-zA-Z-]{8,64}'
+const productPath = new RegExp(
+  `^/api/(?:[a-z0-9-]+/)?applications/(${applicationIdText})(?:[/?#]|$)`,
+)
 
 /** How long a slug's application is remembered; slugs never move to another application. */
 const slugMemoryMs = 60_000

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import net from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
+import { applicationIdText } from './application-of-request.ts'
 import type { BoxLeases } from './box-leases.ts'
 import { createRelayVerifier, RELAY_HEADER } from './relay-signature.ts'
 
@@ -9,7 +10,7 @@ import { createRelayVerifier, RELAY_HEADER } from './relay-signature.ts'
 export const TUNNEL_PROTOCOL = 'sprout-dev-server'
 
 const tunnelPrefix = '/__sprout/dev-server/'
-const applicationIdPattern = /^[0-9a-zA-Z-]{8,64}$/
+const applicationIdPattern = new RegExp(`^${applicationIdText}$`)
 
 /** The path a tunnel to an application's dev server is asked for at its owner. */
 export const tunnelPath = (applicationId: string) => `${tunnelPrefix}${applicationId}`

@@ -1,4 +1,5 @@
 import type { Database } from '@sprout/db/database.ts'
+import type { Leadership } from '../cluster/leader.ts'
 import type { Config } from '../config/config.ts'
 import { imagesDirOf, sweepImageFiles } from './image-files.ts'
 import type { ImageStore } from './service.ts'
@@ -10,6 +11,8 @@ const sweepEveryMs = 60_000
 export function createImages(options: {
   db: Database
   config: Pick<Config, 'dataDir' | 'sharedDir'>
+  /** Instances sharing a folder sweep it once: the leader does (decision 032). */
+  leadership: Pick<Leadership, 'isLeader'>
 }) {
   const store: ImageStore = { db: options.db, directory: imagesDirOf(options.config) }
   let timer: NodeJS.Timeout | undefined
@@ -22,8 +25,11 @@ export function createImages(options: {
     store,
     sweep,
     start: () => {
-      void sweep()
-      timer ??= setInterval(() => void sweep(), sweepEveryMs)
+      const sweepIfLeader = () => {
+        if (options.leadership.isLeader()) void sweep()
+      }
+      sweepIfLeader()
+      timer ??= setInterval(sweepIfLeader, sweepEveryMs)
       timer.unref()
     },
     stop: () => {

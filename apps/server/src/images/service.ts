@@ -112,6 +112,14 @@ export async function readImageForMember(
   return { mediaType: row.mediaType, bytes }
 }
 
+/** The sender's own uploads among `ids`, in this organization. */
+const ownUploads = (input: { ids: string[]; organizationId: string; userId: string }) =>
+  and(
+    inArray(chatImages.id, input.ids),
+    eq(chatImages.organizationId, input.organizationId),
+    eq(chatImages.userId, input.userId),
+  )
+
 /**
  * Binds the images a message names to its conversation, in the message's order: each must be
  * the sender's own upload in this organization, not yet sent with another conversation's message
@@ -128,9 +136,7 @@ export async function attachImages(
     .set({ conversationId: input.conversationId })
     .where(
       and(
-        inArray(chatImages.id, ids),
-        eq(chatImages.organizationId, input.organizationId),
-        eq(chatImages.userId, input.userId),
+        ownUploads({ ...input, ids }),
         or(isNull(chatImages.conversationId), eq(chatImages.conversationId, input.conversationId)),
       ),
     )
@@ -150,14 +156,7 @@ export async function assertOwnImages(
   const rows = await db
     .select({ id: chatImages.id })
     .from(chatImages)
-    .where(
-      and(
-        inArray(chatImages.id, ids),
-        eq(chatImages.organizationId, input.organizationId),
-        eq(chatImages.userId, input.userId),
-        isNull(chatImages.conversationId),
-      ),
-    )
+    .where(and(ownUploads({ ...input, ids }), isNull(chatImages.conversationId)))
   if (rows.length !== ids.length) throw notFound(IMAGES_NOT_FOUND_MESSAGE)
 }
 
@@ -172,10 +171,11 @@ export async function conversationImageBytes(
     .select({ id: chatImages.id, mediaType: chatImages.mediaType })
     .from(chatImages)
     .where(and(eq(chatImages.conversationId, conversationId), inArray(chatImages.id, ids)))
-  const images = new Map<string, { mediaType: string; bytes: Buffer }>()
-  for (const row of rows) {
-    const bytes = await readImageFile(directory, row.id)
-    if (bytes) images.set(row.id, { mediaType: row.mediaType, bytes })
-  }
-  return images
+  const read = await Promise.all(
+    rows.map(async (row) => {
+      const bytes = await readImageFile(directory, row.id)
+      return bytes ? ([row.id, { mediaType: row.mediaType, bytes }] as const) : undefined
+    }),
+  )
+  return new Map(read.filter((entry) => entry !== undefined))
 }

@@ -57,11 +57,11 @@ function readCookie(request: IncomingMessage, name: string): string | undefined 
   return undefined
 }
 
-/** A page goes to the /auth/devbox hand-off; anything else is refused. */
+/** A page goes to the /auth/devbox hand-off (`urlOf`: the page's address); anything else is refused. */
 function refuseUnauthorized(
   request: IncomingMessage,
   response: ServerResponse,
-  url: URL,
+  urlOf: () => URL,
   productOrigin: string,
 ): void {
   const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
@@ -70,6 +70,7 @@ function refuseUnauthorized(
     response.end('Authentication required')
     return
   }
+  const url = urlOf()
   const handOff = new URL('/auth/devbox', productOrigin)
   handOff.searchParams.set('devbox', url.origin)
   handOff.searchParams.set('return', `${url.pathname}${url.search}`)
@@ -195,7 +196,7 @@ export function createPreviewHost(options: PreviewHostOptions) {
         }
       }
       const application = await authorize(request, slug)
-      if (!application) return refuseUnauthorized(request, response, urlOf(), origins.product)
+      if (!application) return refuseUnauthorized(request, response, urlOf, origins.product)
       const reporting = options.errorReporting
       const fromGap = (query: URLSearchParams) => gaps.covers(application.id, servedAtOf(query))
       if (
@@ -219,9 +220,10 @@ export function createPreviewHost(options: PreviewHostOptions) {
       relayed: () => void,
     ) => {
       if (!tunnellable(request)) return relayed()
-      // Not a page: refused with a 401, which needs no URL.
-      const url = new URL('/', origins.product)
-      if (!(await authorize(request, slug))) return refuseUnauthorized(request, response, url, '')
+      if (!(await authorize(request, slug))) {
+        const urlOf = () => new URL(request.url ?? '/', origins.preview(slug))
+        return refuseUnauthorized(request, response, urlOf, origins.product)
+      }
       proxyHttp(request, response, tunnelledTarget, { agent, otherwise: relayed })
     },
 
