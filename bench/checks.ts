@@ -1,6 +1,7 @@
 // The check of the starter app after a one-file change (docs/product/checks.md "The check"), in
 // process on PGlite with a real dev box: p50/p95 of the whole check and of its incremental type
 // check, each after src/App.tsx changed. The first (cold) check is reported apart.
+import { readFileSync, writeFileSync } from 'node:fs'
 import type { CheckPart, CheckReport } from '@sprout/protocol/api/checks.ts'
 import { runCheck } from '../apps/server/src/checks/service.ts'
 import { readyBenchApplication } from './lib/ready-application.ts'
@@ -13,6 +14,26 @@ const durationOf = (report: CheckReport, name: CheckPart['name']) =>
 
 const totalOf = (report: CheckReport) =>
   Date.parse(report.finishedAt ?? report.startedAt) - Date.parse(report.startedAt)
+
+const memoryCgroup = (boxId: string) => `/sys/fs/cgroup/memory/sprout/${boxId}`
+
+/** The box's memory cgroup's high-water mark since it was last reset (cgroup v1, as root). */
+function peakMemory(boxId: string): string {
+  try {
+    const bytes = Number(readFileSync(`${memoryCgroup(boxId)}/memory.max_usage_in_bytes`, 'utf8'))
+    return `${Math.round(bytes / 1024 / 1024)} MiB`
+  } catch {
+    return 'not measured (no cgroup v1 memory controller for boxes here)'
+  }
+}
+
+function resetPeakMemory(boxId: string) {
+  try {
+    writeFileSync(`${memoryCgroup(boxId)}/memory.max_usage_in_bytes`, '0')
+  } catch {
+    // Measured only where the box has a memory cgroup.
+  }
+}
 
 export async function benchChecks(): Promise<Record<string, string>> {
   const { harness, applicationId } = await readyBenchApplication()
@@ -27,12 +48,14 @@ export async function benchChecks(): Promise<Record<string, string>> {
     }
     const original = await box.files.read('src/App.tsx')
     const cold = await check()
+    resetPeakMemory(box.id)
     const totals: number[] = []
     const parts: Record<CheckPart['name'], number[]> = {
       types: [],
       build: [],
       health: [],
       errors: [],
+      acceptance: [],
     }
     for (let index = 0; index < checks; index++) {
       await box.files.write(
@@ -53,6 +76,10 @@ export async function benchChecks(): Promise<Record<string, string>> {
       'its build (client and server): p50 / p95': p50AndP95(parts.build),
       'its GET /api/health: p50 / p95': p50AndP95(parts.health),
       'its new error groups: p50 / p95': p50AndP95(parts.errors),
+      "its acceptance tests (the starter's, in the box's Chromium): p50 / p95": p50AndP95(
+        parts.acceptance,
+      ),
+      "the box's peak memory over these checks (its limit: 1,024 MiB)": peakMemory(box.id),
     }
   } finally {
     await harness.close()

@@ -6,6 +6,7 @@ import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
 import { benchBoxRoot } from './box-root.ts'
 import { benchBoxStartsBurst } from './box-starts-burst.ts'
+import { benchBrowserTool } from './browser-tool.ts'
 import { benchChatImages } from './chat-images.ts'
 import { benchChatListeners } from './chat-listeners.ts'
 import { benchChatStream } from './chat-stream.ts'
@@ -75,6 +76,7 @@ const benchmarks: Record<string, Benchmark> = {
   'cluster-figures': figuresOnly(benchClusterFigures),
   'rolling-restart': figuresOnly(benchRollingRestart),
   'kubernetes-driver': figuresOnly(benchKubernetesDriver),
+  'browser-tool': figuresOnly(benchBrowserTool),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

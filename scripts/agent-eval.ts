@@ -30,6 +30,7 @@ async function main(): Promise<number> {
   const server = await startProductServer({
     adminEmail,
     poolTarget: Math.min(options.concurrency, specs.length),
+    browserTool: options.browserTool,
   })
   const browser = pageBrowser()
   try {
@@ -49,7 +50,13 @@ async function main(): Promise<number> {
           `${result.status.padEnd(7)} ${result.name} (${formatSeconds(result.durationMs)})`,
         ),
     )
-    const summary = { model: options.model, startedAt, results, budgetStop }
+    const summary = {
+      model: options.model,
+      browserTool: options.browserTool,
+      startedAt,
+      results,
+      budgetStop,
+    }
     const markdown = markdownReport(summary)
     process.stdout.write(markdown)
     if (options.out) await writeReports(options.out, markdown, jsonReport(summary))

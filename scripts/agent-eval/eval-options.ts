@@ -9,11 +9,13 @@ export type EvalOptions = {
   maxCost: number | undefined
   out: string | undefined
   timeoutMs: number
+  /** `--browser-tool off`: the agent works without its browser, to measure what it adds. */
+  browserTool: boolean
 }
 
 export const USAGE =
   'Usage: npm run agent-eval -- --model <id> [--specs dir] [--concurrency N] [--max-cost USD] ' +
-  '[--timeout seconds] [--out file]'
+  '[--timeout seconds] [--browser-tool on|off] [--out file]'
 
 /** More specs at once than this only queue for the machine's dev boxes. */
 const maxConcurrency = 8
@@ -43,6 +45,10 @@ export function parseEvalOptions(argv: string[]): EvalOptions {
   if (!Number.isInteger(concurrency) || concurrency > maxConcurrency) {
     throw new OptionsError(`--concurrency must be a whole number from 1 to ${maxConcurrency}`)
   }
+  const browserTool = values['browser-tool'] ?? 'on'
+  if (browserTool !== 'on' && browserTool !== 'off') {
+    throw new OptionsError(`--browser-tool must be on or off, not "${browserTool}"`)
+  }
   return {
     model: values.model,
     specsDir: values.specs ?? 'evals/agent',
@@ -53,6 +59,7 @@ export function parseEvalOptions(argv: string[]): EvalOptions {
         : positiveNumber('max-cost', values['max-cost'], 0),
     out: values.out,
     timeoutMs: positiveNumber('timeout', values.timeout, 300) * 1000,
+    browserTool: browserTool === 'on',
   }
 }
 
@@ -68,6 +75,7 @@ function parse(argv: string[]) {
       'max-cost': { type: 'string' },
       timeout: { type: 'string' },
       out: { type: 'string' },
+      'browser-tool': { type: 'string' },
     },
   })
 }

@@ -29,6 +29,8 @@ const keptOutputChars = 8000
 export async function startProductServer(options: {
   adminEmail: string
   poolTarget: number
+  /** BROWSER_TOOL for the server: off measures the agent without its browser. */
+  browserTool: boolean
 }): Promise<ProductServer> {
   await removeAbandonedDataDirs()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `${dataDirPrefix}${process.pid}-`))
@@ -47,6 +49,7 @@ export async function startProductServer(options: {
     DEVBOX_CACHE_DIR:
       process.env.DEVBOX_CACHE_DIR ?? path.join(os.tmpdir(), 'sprout-devbox-test-cache'),
     DEMO_TEST_GATES_DIR: '',
+    BROWSER_TOOL: options.browserTool ? 'on' : 'off',
   }
   let output = ''
   const keep = (chunk: Buffer) => {

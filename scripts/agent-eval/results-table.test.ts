@@ -14,6 +14,7 @@ const result = (overrides: Partial<SpecResult>): SpecResult => ({
   checksTotal: 2,
   productCheck: 'passed',
   repair: false,
+  acceptance: { written: true, state: 'passed' },
   steps: 9,
   toolCalls: 8,
   tokens: 39_395,
@@ -24,6 +25,7 @@ const result = (overrides: Partial<SpecResult>): SpecResult => ({
 
 const summary = (results: SpecResult[], budgetStop?: { maxCostUsd: number; spentUsd: number }) => ({
   model: 'claude-haiku-4-5',
+  browserTool: true,
   startedAt: '2026-11-26T21:00:00.000Z',
   results,
   budgetStop,
@@ -56,11 +58,11 @@ describe('markdownReport', () => {
       '',
       'Started 2026-11-26T21:00:00.000Z.',
       '',
-      '| Spec | Result | Checks | Product check | Repair | Steps | Tool calls | Tokens | Cost | Time |',
-      '|---|---|---|---|---|---|---|---|---|---|',
-      '| Guest book | passed | 2/2 | passed | no | 9 | 8 | 39,395 | $0.0123 | 8.0 s |',
-      '| Typed counter | failed | 0/1 | failed | yes | 3 | 2 | 1,000 | $1.50 | 61.0 s |',
-      '| **Total** | 1/2 passed | 2/3 | 1 passed | 1 | 12 | 10 | 40,395 | $1.51 | 69.0 s |',
+      '| Spec | Result | Checks | Product check | Repair | Acceptance tests | Steps | Tool calls | Tokens | Cost | Time |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      '| Guest book | passed | 2/2 | passed | no | written, passed | 9 | 8 | 39,395 | $0.0123 | 8.0 s |',
+      '| Typed counter | failed | 0/1 | failed | yes | written, passed | 3 | 2 | 1,000 | $1.50 | 61.0 s |',
+      '| **Total** | 1/2 passed | 2/3 | 1 passed | 1 | 2 written, 2 passed | 12 | 10 | 40,395 | $1.51 | 69.0 s |',
       '',
     ])
     // A failed check says why, its label's pipe escaped in the table only.
@@ -83,7 +85,7 @@ describe('markdownReport', () => {
       ]),
     )
     expect(markdown).toContain(
-      '| Guest book | passed | 2/2 | passed | no | 9 | 8 | 39,395 | — | 8.0 s |',
+      '| Guest book | passed | 2/2 | passed | no | written, passed | 9 | 8 | 39,395 | — | 8.0 s |',
     )
     expect(markdown).toContain('| Broken | failed | 0/3 |')
     expect(markdown).toContain('| **Total** | 1/2 passed | 2/5 | 2 passed | 0 |')
@@ -103,7 +105,7 @@ describe('markdownReport', () => {
         { maxCostUsd: 0.5, spentUsd: 0.6 },
       ),
     )
-    expect(markdown).toContain('| Later | skipped | — | — | — | 0 | 0 | 0 | — | 0.0 s |')
+    expect(markdown).toContain('| Later | skipped | — | — | — | — | 0 | 0 | 0 | — | 0.0 s |')
     expect(markdown).toContain(
       'Budget reached: $0.6000 spent of --max-cost $0.5000; 1 spec(s) not started.',
     )
@@ -125,5 +127,14 @@ describe('jsonReport', () => {
     })
     expect(json.totals).toEqual({ specs: 2, passed: 2, costUsd: 0.75, tokens: 78_790 })
     expect(JSON.parse(jsonReport(summary([result({})]))).totals.costUsd).toBeNull()
+  })
+})
+
+describe('a run without the browser tool', () => {
+  it('says so in its title, to compare with a run that had it', () => {
+    const markdown = markdownReport({ ...summary([result({})]), browserTool: false })
+    expect(markdown.split('\n')[0]).toBe(
+      '## Agent eval: claude-haiku-4-5, without the browser tool',
+    )
   })
 })

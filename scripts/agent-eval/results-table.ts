@@ -9,6 +9,7 @@ const header = [
   'Checks',
   'Product check',
   'Repair',
+  'Acceptance tests',
   'Steps',
   'Tool calls',
   'Tokens',
@@ -31,6 +32,10 @@ export function spentCost(results: SpecResult[]): number | undefined {
     : priced.reduce((total, result) => total + (result.costUsd ?? 0), 0)
 }
 
+/** 'written, passed', 'none written, skipped': whether the agent wrote tests, and how they did. */
+const acceptanceCell = (acceptance: SpecResult['acceptance']) =>
+  `${acceptance.written ? 'written' : 'none written'}, ${acceptance.state}`
+
 function resultRow(result: SpecResult): string {
   const passedChecks = result.checks.filter((check) => check.passed).length
   const skipped = result.status === 'skipped'
@@ -40,6 +45,7 @@ function resultRow(result: SpecResult): string {
     skipped ? '—' : `${passedChecks}/${result.checksTotal}`,
     skipped ? '—' : result.productCheck,
     skipped ? '—' : result.repair ? 'yes' : 'no',
+    skipped ? '—' : acceptanceCell(result.acceptance),
     count(result.steps),
     count(result.toolCalls),
     count(result.tokens),
@@ -58,6 +64,7 @@ function totalsRow(results: SpecResult[]): string {
     `${sum((result) => result.checks.filter((check) => check.passed).length)}/${sum((result) => result.checksTotal)}`,
     `${results.filter((result) => result.productCheck === 'passed').length} passed`,
     `${results.filter((result) => result.repair).length}`,
+    `${results.filter((result) => result.acceptance.written).length} written, ${results.filter((result) => result.acceptance.state === 'passed').length} passed`,
     count(sum((result) => result.steps)),
     count(sum((result) => result.toolCalls)),
     count(sum((result) => result.tokens)),
@@ -80,7 +87,7 @@ function failureLines(results: SpecResult[]): string[] {
 
 export function markdownReport(summary: EvalSummary): string {
   const lines = [
-    `## Agent eval: ${summary.model}`,
+    `## Agent eval: ${summary.model}${summary.browserTool ? '' : ', without the browser tool'}`,
     '',
     `Started ${summary.startedAt}.`,
     '',

@@ -4,7 +4,13 @@ import type { PageBrowser } from './page-browser.ts'
 import { openPreview } from './preview-access.ts'
 import { createReadyApplication, type ProductApi, sendFirstMessage } from './product-api.ts'
 import { type CheckOutcome, runSpecChecks } from './run-spec-checks.ts'
-import { emptyTally, productCheckState, type RunTally, totalTokens } from './run-tally.ts'
+import {
+  acceptanceState,
+  emptyTally,
+  productCheckState,
+  type RunTally,
+  totalTokens,
+} from './run-tally.ts'
 import type { AppSpec } from './spec-format.ts'
 import type { SpecResult } from './spec-result.ts'
 import { tokenCost } from './token-cost.ts'
@@ -88,6 +94,7 @@ export async function runSpec(context: SpecContext, spec: AppSpec): Promise<Spec
     checksTotal: spec.checks.length,
     productCheck: productCheckState(tally),
     repair: tally.repairTitle !== undefined,
+    acceptance: { written: tally.acceptanceWritten, state: acceptanceState(tally) },
     steps: tally.steps,
     toolCalls: tally.toolCalls,
     tokens: totalTokens(tally),

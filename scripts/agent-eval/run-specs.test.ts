@@ -19,6 +19,7 @@ const passed = (spec: AppSpec, costUsd: number | undefined): SpecResult => ({
   checksTotal: 1,
   productCheck: 'none',
   repair: false,
+  acceptance: { written: false, state: 'none' },
   steps: 0,
   toolCalls: 0,
   tokens: 0,

@@ -2,6 +2,7 @@ import type { CheckReport } from '@sprout/protocol/api/checks.ts'
 import type { StreamChunk } from '@sprout/protocol/stream/stream-chunk.ts'
 import { describe, expect, it } from 'vitest'
 import {
+  acceptanceState,
   activeRun,
   applyEnvelope,
   emptyTally,
@@ -117,5 +118,41 @@ describe('the run tally', () => {
     }
     expect(repairMayFollow(tally)).toBe(false)
     expect(productCheckState(tally)).toBe('failed')
+  })
+})
+
+describe('acceptance tests in the tally', () => {
+  it('tells whether the agent wrote a test and how the last check ran them', () => {
+    const tally = emptyTally()
+    const apply = (seq: number, chunk: StreamChunk) =>
+      applyEnvelope(tally, { seq, runId: 'run-1', chunk } as Parameters<typeof applyEnvelope>[1])
+    apply(1, {
+      type: 'tool-input-available',
+      toolCallId: 't1',
+      toolName: 'write_file',
+      input: { path: 'src/App.tsx' },
+    })
+    expect(tally.acceptanceWritten).toBe(false)
+    expect(acceptanceState(tally)).toBe('none')
+    apply(2, {
+      type: 'tool-input-available',
+      toolCallId: 't2',
+      toolName: 'write_file',
+      input: { path: './tests/acceptance/guest-book.spec.ts' },
+    })
+    const report = check('c1', 'failed')
+    report.parts = [
+      {
+        name: 'acceptance',
+        status: 'failed',
+        problems: [],
+        problemCount: 1,
+        durationMs: 5000,
+        note: null,
+      },
+    ]
+    apply(3, { type: 'data-checks', id: 'c1', data: report })
+    expect(tally.acceptanceWritten).toBe(true)
+    expect(acceptanceState(tally)).toBe('failed')
   })
 })

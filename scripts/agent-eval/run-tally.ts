@@ -24,6 +24,8 @@ export type RunTally = {
   checks: CheckReport[]
   steps: number
   toolCalls: number
+  /** The agent wrote or changed a file under tests/acceptance/ (docs/product/checks.md). */
+  acceptanceWritten: boolean
   tokens: { input: number; cacheRead: number; output: number }
   errors: string[]
 }
@@ -37,6 +39,7 @@ export function emptyTally(): RunTally {
     checks: [],
     steps: 0,
     toolCalls: 0,
+    acceptanceWritten: false,
     tokens: { input: 0, cacheRead: 0, output: 0 },
     errors: [],
   }
@@ -79,6 +82,9 @@ export function applyEnvelope(tally: RunTally, envelope: StreamEnvelope): void {
       tally.steps += 1
       break
     case 'tool-input-available':
+      tally.toolCalls += 1
+      if (writesAcceptanceTest(chunk.toolName, chunk.input)) tally.acceptanceWritten = true
+      break
     case 'tool-input-error':
       tally.toolCalls += 1
       break
@@ -100,6 +106,25 @@ export function applyEnvelope(tally: RunTally, envelope: StreamEnvelope): void {
       tally.errors.push(chunk.errorText)
       break
   }
+}
+
+const editingTools = new Set(['write_file', 'str_replace'])
+
+function writesAcceptanceTest(toolName: string, input: unknown): boolean {
+  const path = (input as { path?: unknown } | null)?.path
+  return (
+    editingTools.has(toolName) &&
+    typeof path === 'string' &&
+    path.replace(/^\.\//, '').startsWith('tests/acceptance/')
+  )
+}
+
+/**
+ * The acceptance part of the last check after a run: its status, or 'none' without a check
+ * (docs/product/checks.md "Acceptance tests").
+ */
+export function acceptanceState(tally: RunTally): string {
+  return lastCheck(tally)?.parts.find((part) => part.name === 'acceptance')?.status ?? 'none'
 }
 
 export const activeRun = (tally: RunTally) => tally.runs.some((run) => run.status === 'running')

@@ -15,6 +15,11 @@ export type SpecResult = {
   /** The product's own check after the last run (docs/product/checks.md); 'none' without one. */
   productCheck: 'passed' | 'failed' | 'none' | 'running'
   repair: boolean
+  /**
+   * The app's acceptance tests: whether the agent wrote any, and the last check's acceptance
+   * part ('passed', 'failed', 'skipped', 'timed-out', or 'none' without a check).
+   */
+  acceptance: { written: boolean; state: string }
   /** Model steps (one per model call) and tool calls, from the stream. */
   steps: number
   toolCalls: number
@@ -26,6 +31,8 @@ export type SpecResult = {
 
 export type EvalSummary = {
   model: string
+  /** Whether the agent had its browser tool (`--browser-tool`). */
+  browserTool: boolean
   startedAt: string
   results: SpecResult[]
   /** Set when --max-cost stopped new specs from starting. */
@@ -45,6 +52,7 @@ export function skippedResult(
     checksTotal: spec.checks.length,
     productCheck: 'none',
     repair: false,
+    acceptance: { written: false, state: 'none' },
     steps: 0,
     toolCalls: 0,
     tokens: 0,

@@ -4,6 +4,7 @@ import devServer from '@hono/vite-dev-server'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type ViteDevServer } from 'vite'
+import { sourceLocations } from './vite-plugins/source-locations.ts'
 
 const port = Number(process.env.PORT) || 5173
 // Sprout's local boxes reach the dev server on loopback; a box that is a pod is reached on its
@@ -13,6 +14,8 @@ const apiEntry = './server/app.ts'
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
+    // The dev server only, for Sprout's Select mode: builds and deploys never carry it.
+    sourceLocations(),
     react(),
     tailwindcss(),
     // One dev server for both: /api and /api/* go to server/app.ts, everything else is the client.

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { sourceLocations } from './vite-plugins/source-locations.ts'
 
 const port = Number(process.env.PORT) || 5173
 // Sprout's local boxes reach the dev server on loopback; a box that is a pod is reached on its
@@ -8,7 +9,8 @@ const port = Number(process.env.PORT) || 5173
 const host = process.env.HOST || '127.0.0.1'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // sourceLocations: the dev server only, for Sprout's Select mode; builds never carry it.
+  plugins: [sourceLocations(), react(), tailwindcss()],
   server: {
     host,
     port,

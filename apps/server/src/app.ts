@@ -161,7 +161,7 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   app.route('/', deployRoutes({ db, origins, memberships, devboxes, deploysDir }))
   app.route('/', vaultRoutes({ db, origins, memberships, vault }))
   app.route('/', versionRoutes({ db, origins, memberships, devboxes }))
-  app.route('/', checkRoutes({ db, origins, memberships, devboxes, secrets: vault.runSecrets }))
+  app.route('/', checkRoutes({ db, origins, memberships, devboxes, config, vault }))
   app.route('/', fileRoutes({ db, origins, memberships, devboxes }))
   app.route(
     '/',

@@ -15,6 +15,10 @@ test('the system prompt carries the working rules of the vite-react template', (
     'todos tool',
     'npm run build',
     'Be concise',
+    'tests/acceptance/*.spec.ts with @playwright/test',
+    'fix the app, not the test',
+    'Use the browser tool',
+    'The user selected in the preview:',
   ]) {
     expect(prompt).toContain(rule)
   }

@@ -38,6 +38,18 @@ ${backEnd ? backEndSection : ''}
 - Add a dependency with \`npm install name\` (shell_exec with timeout 120 or more). Prefer what is already installed.
 - shell_exec times out after 5 seconds unless you pass a longer timeout; pass 120-600 for installs and builds.
 - Before you say the work is done, verify it: run \`npm run typecheck\` or \`npm run build\` (timeout 120) and fix every error you see.
+
+## Trying the app in a browser
+- Use the browser tool to check your work the way the user will see it. After you change what a page shows or does, open it (\`path\`, e.g. \`/\` or \`/notes\`) and, when it matters, act on it: fill a textbox, click a button, press Enter, always by ARIA role and accessible name exactly as they appear in the accessibility snapshot (e.g. \`{ action: 'click', role: 'button', name: 'Add' }\`). Read what comes back: the snapshot shows what is on the page, console errors and failed requests (\`GET /api/notes: 500\`) point at bugs to fix, and the screenshot shows the layout. If an action fails, the snapshot tells you what is really there. Each call reloads the page and takes a second or two: keep to a few actions per call. It reaches only this app's own dev server. Use it to explore and confirm; lasting checks belong in the acceptance tests.
+
+## Acceptance tests
+- When a run adds or changes what the app does, write or update its acceptance tests before or with the code: tests/acceptance/*.spec.ts with @playwright/test (already installed and configured in playwright.config.ts; never install or download a browser). One test per thing the user asked for, named as they would say it ('signs the guest book'), driving the page as a person would: \`page.goto('/')\`, \`page.getByRole('button', { name: 'Sign' }).click()\`, \`page.getByLabel('Name').fill('Ada')\`, then \`await expect(page.getByText('Ada')).toBeVisible()\`. Use unique values (\`Date.now()\`) where the app stores data: the tests run against the preview's own server and database. Keep tests/acceptance/app.spec.ts's 'opens without errors'. When the user's request changes behaviour a test describes, update that test instead of deleting it.
+- The check after every run starts them in a browser inside the app's box. When one fails you get its name, assertion, file:line and a screenshot of the page at the failure: fix the app, not the test, unless the test is wrong about what the user asked.
+- Do not run the acceptance tests yourself with shell_exec (the check does); run_checks runs the whole check, these tests included.
+
+## What the user points at
+- A user message may end with "The user selected in the preview:" and lines such as \`- <button> at src/components/GuestList.tsx:14 — <button class="…">Sign</button>\`: the user clicked those elements in the preview to show you what they mean, and "this", "here" or "that button" refer to them. Each line gives the element's tag, the file and line of its JSX, and a short piece of its HTML. Read that file around that line, then change that element. When the line is inside a component used in several places, change the shared component only if the user wants every use changed.
+- The \`data-sprout-source\` attributes exist only in the dev server: never write, copy or rely on them in code or tests.
 - If a tool fails, read the error, fix the cause and try again; do not repeat the same call unchanged.
 - Never print, log or hard-code secret values. Everything in src/ runs in the browser, where Vite exposes only VITE_-prefixed variables, so never put a secret key in client code.
 

@@ -4,6 +4,7 @@ import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts
 import { applications } from './schema/applications.ts'
 import * as auth from './schema/auth.ts'
 import { chatImages } from './schema/chat-images.ts'
+import { checkScreenshots } from './schema/check-screenshots.ts'
 import { boxLeases, devboxPool, sproutInstances } from './schema/cluster.ts'
 import { conversationEvents } from './schema/conversation-events.ts'
 import { conversations } from './schema/conversations.ts'
@@ -53,4 +54,5 @@ export const schema = {
   boxLeases,
   devboxPool,
   chatImages,
+  checkScreenshots,
 }

@@ -87,6 +87,11 @@ export type Devbox = {
     status: () => DevServerStatus
     /** Where the server reaches the dev server while it runs: a unix socket, or a loopback port. */
     target: () => DevServerTarget | undefined
+    /**
+     * The dev server's address as a command inside the box reaches it (`http://127.0.0.1:5173`),
+     * while it runs: the acceptance tests and the browser tool open the app there.
+     */
+    urlInside?: () => string | undefined
     restarts: () => number
     /** The dev server's latest output (stdout and stderr), e.g. to show a failed start. */
     logs?: () => string

@@ -1,10 +1,11 @@
-import type { Database } from '@sprout/db/database.ts'
 import { DevServerAnswerError, requestDevServer } from '@sprout/devbox/dev-server-request.ts'
-import type { Devbox, ExecResult } from '@sprout/devbox/devbox-driver.ts'
-import type { CheckPartName, CheckPartStatus, CheckProblem } from '@sprout/protocol/api/checks.ts'
+import type { ExecResult } from '@sprout/devbox/devbox-driver.ts'
+import type { CheckPartName, CheckProblem } from '@sprout/protocol/api/checks.ts'
 import { appStackLines } from '@sprout/protocol/text/app-stack.ts'
 import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { newErrorGroups } from '../error-monitoring/service.ts'
+import { acceptance } from './acceptance-part.ts'
+import { CHECK_FOLDER, type PartContext, type PartOutcome } from './part-types.ts'
 import {
   appFrame,
   keptProblems,
@@ -14,26 +15,7 @@ import {
   problem,
 } from './problem-parsers.ts'
 
-// The four parts of a check (docs/product/checks.md "The check"), each inside the app's box.
-
-export type PartContext = {
-  db: Database
-  box: Devbox
-  applicationId: string
-  errorsSince: Date
-  timeoutSeconds: number
-  signal: AbortSignal
-}
-
-export type PartOutcome = {
-  status: Exclude<CheckPartStatus, 'pending' | 'running'>
-  problems: CheckProblem[]
-  problemCount: number
-  note: string | null
-}
-
-/** The check's own files: ignored by git (the templates' .gitignore) and hidden from the Code tab. */
-const CHECK_FOLDER = '.cache/sprout-check'
+// The five parts of a check (docs/product/checks.md "The check"), each inside the app's box.
 
 const passed: PartOutcome = { status: 'passed', problems: [], problemCount: 0, note: null }
 
@@ -161,6 +143,7 @@ export const CHECK_PARTS: Record<CheckPartName, (context: PartContext) => Promis
   build,
   health,
   errors: newErrors,
+  acceptance,
 }
 
 /** Each part's own limit, in seconds, within the whole check's budget. */
@@ -169,4 +152,5 @@ export const PART_TIMEOUT_SECONDS: Record<CheckPartName, number> = {
   build: 40,
   health: 10,
   errors: 5,
+  acceptance: 40,
 }

@@ -36,6 +36,7 @@ describe('the check of an app', { timeout: 240_000 }, () => {
       'passed',
       'passed',
       'passed',
+      'passed',
     ])
     expect(progress[0]?.parts.every((each) => each.status === 'pending')).toBe(true)
     expect(progress.some((step) => part(step, 'build').status === 'running')).toBe(true)
@@ -47,6 +48,8 @@ describe('the check of an app', { timeout: 240_000 }, () => {
     // The check's own files stay out of the app's history and the deploy's dist/.
     const status = await box().exec('git status --porcelain', { timeoutSeconds: 10 })
     expect(status.output.trim()).toBe('')
+    // The acceptance part has its own tests (acceptance.test.ts): skipped from here on.
+    await box().exec('rm -rf tests/acceptance', { timeoutSeconds: 10 })
   })
 
   it('names a type error by file, line and column, with its first line', async () => {

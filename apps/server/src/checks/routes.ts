@@ -3,11 +3,13 @@ import { CHECK_TEXTS } from '@sprout/protocol/api/checks.ts'
 import { Hono } from 'hono'
 import { findApplicationRecord } from '../applications/service.ts'
 import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { conflict } from '../http/app-error.ts'
 import type { Origins } from '../http/origins.ts'
 import { requestContextOf } from '../http/request-context.ts'
+import { imagesDirOf, storeCheckScreenshot } from '../images/service.ts'
 import { requireOrganization } from '../organizations/require-organization.ts'
 import type { RunSecrets } from '../vault/service.ts'
 import { latestCheck } from './check-store.ts'
@@ -19,8 +21,10 @@ export function checkRoutes(options: {
   origins: Origins
   memberships: MembershipCache
   devboxes: DevboxRuntime
+  /** ACCEPTANCE_TESTS, and where failing tests' screenshots are kept (the images' folder). */
+  config: Pick<Config, 'acceptanceTests' | 'dataDir' | 'sharedDir'>
   /** The vault's side: the report never carries a secret value. */
-  secrets?: RunSecrets
+  vault?: { runSecrets: RunSecrets }
 }) {
   const { db, origins, devboxes } = options
   const app = new Hono<AppEnv>()
@@ -41,10 +45,22 @@ export function checkRoutes(options: {
     // The box stays awake while it is checked (docs/architecture/devbox.md "Idle dev servers").
     const release = devboxes.hold(application.id)
     try {
-      const redactor = (await options.secrets?.load(application.id))?.redactor
+      const redactor = (await options.vault?.runSecrets.load(application.id))?.redactor
+      const owner = { organizationId: application.organizationId, applicationId: application.id }
       const report = await runCheck(
-        { db, box, applicationId: application.id },
-        { trigger: 'manual', runId: null, ...(redactor ? { redact: redactor.redactValue } : {}) },
+        {
+          db,
+          box,
+          applicationId: application.id,
+          storeScreenshot: (bytes) =>
+            storeCheckScreenshot({ db, directory: imagesDirOf(options.config) }, owner, bytes),
+        },
+        {
+          trigger: 'manual',
+          runId: null,
+          acceptanceTests: options.config.acceptanceTests,
+          ...(redactor ? { redact: redactor.redactValue } : {}),
+        },
       )
       return context.json(report)
     } finally {

@@ -11,11 +11,18 @@ import {
   type CheckTrigger,
 } from '@sprout/protocol/api/checks.ts'
 import { conflict } from '../http/app-error.ts'
-import { CHECK_PARTS, PART_TIMEOUT_SECONDS, type PartOutcome } from './check-parts.ts'
+import { CHECK_PARTS, PART_TIMEOUT_SECONDS } from './check-parts.ts'
 import { storeCheck } from './check-store.ts'
+import type { PartOutcome, StoreScreenshot } from './part-types.ts'
 import { problem } from './problem-parsers.ts'
 
-export type CheckContext = { db: Database; box: Devbox; applicationId: string }
+export type CheckContext = {
+  db: Database
+  box: Devbox
+  applicationId: string
+  /** Keeps failing acceptance tests' screenshots (check-screenshots.ts); none without it. */
+  storeScreenshot?: StoreScreenshot
+}
 
 export type CheckOptions = {
   trigger: CheckTrigger
@@ -30,10 +37,14 @@ export type CheckOptions = {
    * them: docs/product/vault.md "Where values go").
    */
   redact?: <T>(value: T) => T
+  /** ACCEPTANCE_TESTS=off: the acceptance part is skipped with a note saying so. */
+  acceptanceTests?: boolean
   /** Shorter limits (tests); each part's default is PART_TIMEOUT_SECONDS. */
   partTimeouts?: Partial<Record<CheckPartName, number>>
   budgetSeconds?: number
 }
+
+const ACCEPTANCE_TESTS_OFF = 'Turned off for this installation (ACCEPTANCE_TESTS=off)'
 
 // One check per application at a time in this process (the type check's build info is shared).
 const running = new Map<string, Promise<unknown>>()
@@ -102,6 +113,10 @@ async function checkNow(context: CheckContext, options: CheckOptions): Promise<C
         status: 'skipped',
         note: signal.aborted ? null : 'No time left in the check',
       })
+      continue
+    }
+    if (name === 'acceptance' && options.acceptanceTests === false) {
+      Object.assign(part, { status: 'skipped', note: ACCEPTANCE_TESTS_OFF })
       continue
     }
     part.status = 'running'

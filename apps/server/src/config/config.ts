@@ -104,6 +104,10 @@ const environmentSchema = z.object({
   AUTO_REPAIR: z.enum(['on', 'off']).default('on'),
   // The check after every run that changed files; Check now and run_checks work either way.
   CHECKS: z.enum(['on', 'off']).default('on'),
+  // The check's acceptance part: the app's browser tests (docs/product/checks.md).
+  ACCEPTANCE_TESTS: z.enum(['on', 'off']).default('on'),
+  // The agent's browser tool (docs/product/tool-calls.md "browser").
+  BROWSER_TOOL: z.enum(['on', 'off']).default('on'),
   // Single sign-on with OpenID Connect (docs/product/auth.md "Single sign-on").
   OIDC_ISSUER: optionalText.refine(
     (url) => url === undefined || /^https?:\/\//.test(url),
@@ -231,6 +235,10 @@ export type Config = {
   autoRepair: boolean
   /** CHECKS=off: no check after runs (docs/product/checks.md "The check"). */
   checkAfterRuns: boolean
+  /** ACCEPTANCE_TESTS=off: every check skips the app's acceptance tests. */
+  acceptanceTests: boolean
+  /** BROWSER_TOOL=off: builder runs have no browser tool. */
+  browserTool: boolean
   /** OIDC_*: single sign-on configured by the environment (the admin may set one instead). */
   oidc:
     | { issuer: string; clientId: string; clientSecret: string | undefined; name: string }
@@ -368,6 +376,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     signup: { mode: values.SIGNUP, domains: values.SIGNUP_DOMAINS },
     autoRepair: values.AUTO_REPAIR === 'on',
     checkAfterRuns: values.CHECKS === 'on',
+    acceptanceTests: values.ACCEPTANCE_TESTS === 'on',
+    browserTool: values.BROWSER_TOOL === 'on',
     oidc:
       values.OIDC_ISSUER && values.OIDC_CLIENT_ID
         ? {

@@ -87,6 +87,7 @@ export function conversationRoutes(options: {
         clientId: input.client_id,
         system: builderSystemPrompt(application.name),
         images: input.images,
+        selections: input.selections,
       },
     )
     return context.json(presentSentMessage(conversation, runId))

@@ -3,11 +3,15 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
+import { checkScreenshots } from '@sprout/db/schema/check-screenshots.ts'
 import { inArray } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
 
 // An image's bytes are a file named by its id, its row the rest (docs/decisions/043-chat-images.md):
 // a 5 MB value through PGlite took a second each way, a file a few milliseconds.
+
+/** Where images are: their rows, and the folder of their bytes. */
+export type ImageStore = { db: Database; directory: string }
 
 /** Where images are kept: the shared folder when there is one, so any instance reads them. */
 export const imagesDirOf = (config: Pick<Config, 'dataDir' | 'sharedDir'>) =>
@@ -48,7 +52,8 @@ export async function removeImageFile(directory: string, id: string) {
 
 /**
  * Removes the files whose row is gone: their conversation, application or uploader was deleted
- * (the rows go by the database's cascades) or the upload was never sent. Returns how many.
+ * (the rows go by the database's cascades), the upload was never sent, or a check's screenshot
+ * was replaced by newer ones (check-screenshots.ts). Returns how many.
  */
 export async function sweepImageFiles(db: Database, directory: string): Promise<number> {
   let names: string[]
@@ -64,12 +69,16 @@ export async function sweepImageFiles(db: Database, directory: string): Promise<
     const kept = new Set(
       ids.length === 0
         ? []
-        : (
-            await db
+        : [
+            ...(await db
               .select({ id: chatImages.id })
               .from(chatImages)
-              .where(inArray(chatImages.id, ids))
-          ).map((row) => row.id),
+              .where(inArray(chatImages.id, ids))),
+            ...(await db
+              .select({ id: checkScreenshots.id })
+              .from(checkScreenshots)
+              .where(inArray(checkScreenshots.id, ids))),
+          ].map((row) => row.id),
     )
     for (const name of batch) {
       if (kept.has(name)) continue

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
+import { checkScreenshots } from '@sprout/db/schema/check-screenshots.ts'
 import {
   CHAT_IMAGES_UNSENT_MAX,
   type ChatImage,
@@ -13,12 +14,11 @@ import { and, count, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { MembershipCache } from '../auth/auth-cache.ts'
 import { AppError, notFound, tooManyRequests } from '../http/app-error.ts'
 import { findMembership } from '../organizations/service.ts'
-import { readImageFile, removeImageFile, writeImageFile } from './image-files.ts'
+import { type ImageStore, readImageFile, removeImageFile, writeImageFile } from './image-files.ts'
 
-export { imagesDirOf } from './image-files.ts'
-
-/** Where images are: their rows, and the folder of their bytes (image-files.ts). */
-export type ImageStore = { db: Database; directory: string }
+export { screenshotsAsChatImages, storeCheckScreenshot } from './check-screenshots.ts'
+export { type ImageStore, imagesDirOf } from './image-files.ts'
+export { storeToolScreenshot } from './tool-screenshots.ts'
 
 /** An upload no message named within this long is removed at its uploader's next upload. */
 const unattachedKeptMs = 60 * 60 * 1000
@@ -94,16 +94,31 @@ export async function storeImage(
   return present(row)
 }
 
+/** Whose an image is: a chat image's row, or a check's screenshot's (check-screenshots.ts). */
+async function imageOwner(db: Database, id: string) {
+  const [chatImage] = await db
+    .select({ organizationId: chatImages.organizationId, mediaType: chatImages.mediaType })
+    .from(chatImages)
+    .where(eq(chatImages.id, id))
+    .limit(1)
+  if (chatImage) return chatImage
+  const [screenshot] = await db
+    .select({
+      organizationId: checkScreenshots.organizationId,
+      mediaType: checkScreenshots.mediaType,
+    })
+    .from(checkScreenshots)
+    .where(eq(checkScreenshots.id, id))
+    .limit(1)
+  return screenshot
+}
+
 /** The image's bytes for a member of its organization; a 404 for anyone else, as for no image. */
 export async function readImageForMember(
   context: ImageStore & { userId: string; memberships: MembershipCache },
   id: string,
 ): Promise<{ mediaType: string; bytes: Buffer }> {
-  const [row] = await context.db
-    .select({ organizationId: chatImages.organizationId, mediaType: chatImages.mediaType })
-    .from(chatImages)
-    .where(eq(chatImages.id, id))
-    .limit(1)
+  const row = await imageOwner(context.db, id)
   const bytes =
     row && (await findMembership(context, row.organizationId))
       ? await readImageFile(context.directory, id)

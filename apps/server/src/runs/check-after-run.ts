@@ -3,6 +3,8 @@ import type { CheckReport } from '@sprout/protocol/api/checks.ts'
 import type { RunStatus } from '@sprout/protocol/stream/stream-chunk.ts'
 import { repairMessage, repairTitle } from '@sprout/protocol/text/check-problems.ts'
 import { runCheck } from '../checks/service.ts'
+import { imagesDirOf, screenshotsAsChatImages, storeCheckScreenshot } from '../images/service.ts'
+import { listModels } from '../models/service.ts'
 import { repairsAutomatically } from '../organizations/service.ts'
 import { emitSafely } from './close-run.ts'
 import type { ActiveRun, RunEnvironment, StartRunInput } from './run-types.ts'
@@ -34,10 +36,24 @@ export async function checkAfterRun(
       secrets?.current(checked.applicationId) ?? (await secrets?.load(checked.applicationId))
     const redactor = loaded?.redactor
     report = await runCheck(
-      { db: database.db, box: checked.box, applicationId: checked.applicationId },
+      {
+        db: database.db,
+        box: checked.box,
+        applicationId: checked.applicationId,
+        storeScreenshot: (bytes) =>
+          storeCheckScreenshot(
+            { db: database.db, directory: imagesDirOf(config) },
+            {
+              organizationId: input.conversation.organizationId,
+              applicationId: checked.applicationId,
+            },
+            bytes,
+          ),
+      },
       {
         trigger: 'run',
         runId: run.id,
+        acceptanceTests: config.acceptanceTests,
         errorsSince: checked.startedAt,
         signal: run.controller.signal,
         ...(redactor ? { redact: redactor.redactValue } : {}),
@@ -62,12 +78,49 @@ export async function checkAfterRun(
   if (!(await repairsAutomatically(database.db, organizationId, config.autoRepair))) {
     return undefined
   }
+  const images = await repairImages(environment, input, checked.applicationId, report)
   return {
     conversation: input.conversation,
     model: input.model,
     system: input.system,
-    userMessage: { text: repairMessage(report), clientId: undefined },
+    userMessage: {
+      text: repairMessage(report),
+      clientId: undefined,
+      ...(images.length > 0 ? { images } : {}),
+    },
     ...(input.userId ? { userId: input.userId } : {}),
     repairOf: { runId: run.id, title: repairTitle(report) },
+  }
+}
+
+/**
+ * The failing acceptance tests' screenshots, as the repair message's images, for a model that
+ * reads images; none for others (the message says a screenshot was taken) or when it cannot be.
+ */
+async function repairImages(
+  environment: RunEnvironment,
+  input: StartRunInput,
+  applicationId: string,
+  report: CheckReport,
+) {
+  const model = listModels(environment.config).find((each) => each.model === input.model)
+  if (!model?.images || !input.userId) return []
+  const ids = report.parts.flatMap((part) =>
+    part.problems.flatMap((problem) => (problem.screenshot ? [problem.screenshot.id] : [])),
+  )
+  try {
+    return await screenshotsAsChatImages(
+      { db: environment.database.db, directory: imagesDirOf(environment.config) },
+      {
+        ids,
+        applicationId,
+        organizationId: input.conversation.organizationId,
+        userId: input.userId,
+        conversationId: input.conversation.id,
+      },
+    )
+  } catch (error) {
+    console.error('[runs] the screenshots for the repair turn were not attached:', error)
+    return []
   }
 }

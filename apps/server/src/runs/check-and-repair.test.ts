@@ -11,30 +11,11 @@ import {
   setUpChatApplication,
   storedEnvelopes,
 } from '../testing/chat-client.ts'
+import { finalChecks, settleAllRuns } from '../testing/conversation-checks.ts'
 
 // docs/product/checks.md: the check after a run that changed files, and its one repair turn.
 
 const typeError = '  const label: string = count'
-
-/** Waits until the conversation has no run left here, repairs included. */
-async function settleAll(chat: ChatApplication, conversationId: string) {
-  const manager = chat.harness.created.conversations.runs
-  for (let round = 0; round < 10 && manager.activeRunCount() > 0; round++) {
-    await manager.settled(conversationId)
-  }
-  expect(manager.activeRunCount()).toBe(0)
-}
-
-const finalChecks = (envelopes: StreamEnvelope[]): CheckReport[] => {
-  const reports = new Map<string, CheckReport>()
-  for (const { chunk } of envelopes) {
-    if (chunk.type === 'data-checks') {
-      const report = (chunk as { data: CheckReport }).data
-      reports.set(report.id, report)
-    }
-  }
-  return [...reports.values()]
-}
 
 const repairTitles = (envelopes: StreamEnvelope[]) =>
   envelopes.flatMap(({ chunk }) => {
@@ -51,14 +32,15 @@ async function runsOf(chat: ChatApplication, conversationId: string) {
 }
 
 describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
-  const chat = setUpChatApplication({ environment: { CHECKS: 'on' } })
+  // The acceptance part has its own tests (checks/acceptance.test.ts, the Demo's guest book below).
+  const chat = setUpChatApplication({ environment: { CHECKS: 'on', ACCEPTANCE_TESTS: 'off' } })
 
   it('the Demo model’s type error is found, repaired once, and the repair’s check passes', async () => {
     const sent = await sendMessage(chat, {
       message: 'Build a counter with a type error',
       model: 'demo',
     })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     const [first, second] = finalChecks(envelopes)
     expect(first?.state).toBe('failed')
@@ -103,7 +85,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
       message: 'Make the label a number again',
       model: 'claude-sonnet-4-5',
     })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     // The repair changed nothing: its own check finds the same problem, and that is the end.
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     const reports = finalChecks(envelopes)
@@ -131,7 +113,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
       message: 'Build a counter with a type error',
       model: 'demo',
     })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     expect(finalChecks(envelopes).map((report) => report.state)).toEqual(['failed'])
     expect(repairTitles(envelopes)).toEqual([])
@@ -158,7 +140,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
       message: 'Import the gone module',
       model: 'claude-sonnet-4-5',
     })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     const [report] = finalChecks(await storedEnvelopes(chat.harness, sent.conversation_id))
     const build = report?.parts.find((part) => part.name === 'build')
     expect(build?.status).toBe('failed')
@@ -175,7 +157,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
       message: 'Is the app fine?',
       model: 'claude-sonnet-4-5',
     })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     const output = envelopes.find(({ chunk }) => chunk.type === 'tool-output-available')?.chunk as
       | { output: CheckReport }
@@ -188,7 +170,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
 
   it('a run that changed no file is not checked', async () => {
     const sent = await sendMessage(chat, { message: 'roll 2d6', model: 'demo' })
-    await settleAll(chat, sent.conversation_id)
+    await settleAllRuns(chat, sent.conversation_id)
     const envelopes = await storedEnvelopes(chat.harness, sent.conversation_id)
     expect(finalChecks(envelopes)).toEqual([])
   })
@@ -223,7 +205,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
     // '(click to retry)' at once: the retry does not wait for the check, and changes nothing.
     const retried = await call(chat.actor, `${demo}/continue?conversation_id=${conversationId}`, {})
     expect(retried.status).toBe(200)
-    await settleAll(chat, conversationId)
+    await settleAllRuns(chat, conversationId)
     await chat.harness.created.conversations.runs.settled(conversationId)
     let reports = finalChecks(await storedEnvelopes(chat.harness, conversationId))
     for (
@@ -258,7 +240,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
         ),
     })
     await call(chat.actor, `${demo}/interrupt`, { conversation_id: conversationId })
-    await settleAll(chat, conversationId)
+    await settleAllRuns(chat, conversationId)
     const stopped = finalChecks(await storedEnvelopes(chat.harness, conversationId))
     expect(stopped.at(-1)?.state).toBe('interrupted')
     expect(second.run_id).toBeTruthy()
@@ -268,7 +250,7 @@ describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
       model: 'claude-sonnet-4-5',
       conversationId,
     })
-    await settleAll(chat, conversationId)
+    await settleAllRuns(chat, conversationId)
     const last = finalChecks(await storedEnvelopes(chat.harness, conversationId)).at(-1)
     expect(last?.id).not.toBe(stopped.at(-1)?.id)
     expect(last?.state).not.toBe('interrupted')

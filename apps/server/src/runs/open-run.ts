@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { ChatImage } from '@sprout/protocol/api/images.ts'
+import { selectionsText } from '@sprout/protocol/api/preview-selections.ts'
 import type { ModelMessage } from 'ai'
 import { emitSafely, type RunContext, type RunReference } from './close-run.ts'
 import { appendHistory, loadAndAppendHistory, loadHistory } from './conversation-records.ts'
 import { userContent, withImageBytes } from './history-images.ts'
+import type { StartRunInput } from './run-types.ts'
 
 /**
  * Opens a claimed run; answers with the starting history. `stored` settles once the user message
@@ -14,7 +15,7 @@ export async function openRun(
   { database, store }: RunContext,
   run: RunReference,
   input: {
-    userMessage?: { text: string; clientId: string | undefined; images?: ChatImage[] }
+    userMessage?: StartRunInput['userMessage']
     repairOf?: { title: string }
     /** Where the conversation's images are kept (images/image-files.ts). */
     imagesDir: string
@@ -37,8 +38,10 @@ export async function openRun(
       stored,
     }
   }
-  const { text, clientId, images = [] } = input.userMessage
-  const added: ModelMessage[] = [{ role: 'user', content: userContent(text, images) }]
+  const { text, clientId, images = [], selections = [] } = input.userMessage
+  // The agent reads the selections after the text; the echo keeps them apart, for the chips.
+  const content = userContent(`${text}${selectionsText(selections)}`, images)
+  const added: ModelMessage[] = [{ role: 'user', content }]
   const previous = await loadAndAppendHistory(db, run.conversationId, added)
   const stored = store.appendAndWait(run.conversationId, null, {
     type: 'data-user-message',
@@ -48,6 +51,7 @@ export async function openRun(
       ...(clientId ? { clientId } : {}),
       ...(input.repairOf ? { repair: { title: input.repairOf.title } } : {}),
       ...(images.length > 0 ? { images } : {}),
+      ...(selections.length > 0 ? { selections } : {}),
     },
   })
   emitSafely(store, run, { type: 'data-run', data: { runId: run.id, status: 'running' } })

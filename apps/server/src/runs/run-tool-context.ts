@@ -1,10 +1,13 @@
 import type { createLanguageModel } from '@sprout/agent/providers/create-language-model.ts'
 import { modelGuideAnswerer } from '@sprout/agent/tools/integration-guide.ts'
 import type { IntegrationGuidesAccess, ToolContext } from '@sprout/agent/tools/tool-context.ts'
+import { boxBrowser } from '@sprout/devbox/box-browser/box-browser.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import { DEMO_MODEL_ID } from '@sprout/protocol/models.ts'
 import { runCheck } from '../checks/service.ts'
 import { createOrigins } from '../http/origins.ts'
+import { imagesDirOf, storeCheckScreenshot, storeToolScreenshot } from '../images/service.ts'
+import { listModels } from '../models/service.ts'
 import type { ApplicationSecrets } from '../vault/service.ts'
 import { runErrorReports } from './run-error-reports.ts'
 import type { ActiveRun, RunEnvironment, StartRunInput } from './run-types.ts'
@@ -33,6 +36,36 @@ async function secretsOfRun(environment: RunEnvironment, applicationId: string) 
   const { secrets } = environment
   if (!secrets) return undefined
   return secrets.current(applicationId) ?? (await secrets.load(applicationId))
+}
+
+/**
+ * The browser tool's page of the app (docs/product/tool-calls.md "browser"), on drivers that say
+ * where the dev server is inside the box; its screenshots are the conversation's images.
+ */
+function runBrowser(environment: RunEnvironment, input: { input: StartRunInput; box: Devbox }) {
+  const { box } = input
+  if (!environment.config.browserTool || !box.devServer.urlInside) return {}
+  const { conversation, userId, model } = input.input
+  const store = { db: environment.database.db, directory: imagesDirOf(environment.config) }
+  return {
+    browser: boxBrowser(box),
+    modelReadsImages:
+      listModels(environment.config).find((each) => each.model === model)?.images === true,
+    ...(userId
+      ? {
+          storeScreenshot: (bytes: Buffer) =>
+            storeToolScreenshot(
+              store,
+              {
+                organizationId: conversation.organizationId,
+                userId,
+                conversationId: conversation.id,
+              },
+              bytes,
+            ),
+        }
+      : {}),
+  }
 }
 
 /**
@@ -68,10 +101,21 @@ export async function runToolContext(
     checks: {
       run: (signal) =>
         runCheck(
-          { db: database.db, box, applicationId },
+          {
+            db: database.db,
+            box,
+            applicationId,
+            storeScreenshot: (bytes) =>
+              storeCheckScreenshot(
+                { db: database.db, directory: imagesDirOf(environment.config) },
+                { organizationId: input.input.conversation.organizationId, applicationId },
+                bytes,
+              ),
+          },
           {
             trigger: 'tool',
             runId: run.id,
+            acceptanceTests: environment.config.acceptanceTests,
             errorsSince: startedAt,
             redact: (value) => secrets()?.redactor.redactValue(value) ?? value,
             ...(signal ? { signal } : {}),
@@ -88,6 +132,7 @@ export async function runToolContext(
     redactStream: () =>
       secrets()?.redactor.stream() ?? { push: (text: string) => text, flush: () => '' },
     webSearch: environment.config.webSearch,
+    ...runBrowser(environment, input),
   }
   return { context, secrets }
 }

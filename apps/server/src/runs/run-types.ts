@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from '@sprout/db/database.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import type { ChatImage } from '@sprout/protocol/api/images.ts'
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import type { Config } from '../config/config.ts'
 import type { DevboxRuntime } from '../devboxes/runtime/devbox-runtime.ts'
 import type { EventStore } from '../stream/event-store.ts'
@@ -19,7 +20,13 @@ export type StartRunInput = {
   /** The system prompt: the builder's or the exploration's, chosen by the caller. */
   system: SystemPrompt
   /** A new user message; without it the run continues the stored history (retry). */
-  userMessage?: { text: string; clientId: string | undefined; images?: ChatImage[] }
+  userMessage?: {
+    text: string
+    clientId: string | undefined
+    images?: ChatImage[]
+    /** Elements pointed at in the preview: said to the agent after the text. */
+    selections?: PreviewSelection[]
+  }
   /** Who sent it (or asked to continue): the author of the run's version. */
   userId?: string
   /** A repair turn: the run whose check found the problems, and the turn's title. */

@@ -1,5 +1,6 @@
 import type { Database } from '@sprout/db/database.ts'
 import type { SendMessageResponse } from '@sprout/protocol/api/conversations.ts'
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/app-env.ts'
 import { badRequest } from '../http/app-error.ts'
@@ -79,12 +80,21 @@ export async function sendMessage(
     system: SystemPrompt
     /** Uploaded images sent with it (docs/product/images.md). */
     images?: string[]
+    /** Elements pointed at in the preview (docs/product/builder.md "Select mode"). */
+    selections?: PreviewSelection[]
   },
 ): Promise<{ conversation: ConversationRecord; runId: string }> {
   const model = requireRunnableModel(context.runtime.config, input.model)
   const imageIds = input.images ?? []
   if (imageIds.length > 0) requireImageReader(context.runtime.config, model)
   const message = await redactTyped(context, scope, input.message)
+  // A snippet is the page's own text: a secret the app shows goes to the model no more than typed.
+  const selections = await Promise.all(
+    (input.selections ?? []).map(async (selection) => ({
+      ...selection,
+      snippet: await redactTyped(context, scope, selection.snippet),
+    })),
+  )
   const owner = { organizationId: context.organization.id, userId: context.userId }
   // A new conversation is made only for images that can be attached to it.
   if (!input.conversationId) await assertOwnImages(context.db, { ids: imageIds, ...owner })
@@ -104,7 +114,7 @@ export async function sendMessage(
     conversation,
     model: input.model,
     system: input.system,
-    userMessage: { text: message, clientId: input.clientId, images },
+    userMessage: { text: message, clientId: input.clientId, images, selections },
     userId: context.userId,
   })
 }

@@ -1,3 +1,4 @@
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { type ComponentProps, type ReactNode, useEffect, useRef, useState } from 'react'
@@ -58,7 +59,7 @@ function BuilderPage() {
   const [previewReloads, setPreviewReloads] = useState(0)
   const isPhone = useMediaQuery(PHONE_MEDIA_QUERY)
   const [pane, setPane] = useState<BuilderPane>('chat')
-  const sendToAgent = useRef<((text: string) => void) | undefined>(undefined)
+  const agent = useAgentInputs()
   const [agentRunning, setAgentRunning] = useState(false)
   // The error list under the preview is open: the pane is wide enough to read a stack.
   const [errorsOpen, setErrorsOpen] = useState(false)
@@ -96,7 +97,7 @@ function BuilderPage() {
               }}
               renderRunFooter={history.renderRunFooter}
               onRunningChange={setAgentRunning}
-              sendRef={sendToAgent}
+              {...agent.workspaceRefs}
               renderModelPicker={(picker) => (
                 <ModelSelector
                   models={models.data ?? []}
@@ -124,6 +125,7 @@ function BuilderPage() {
             reloadSignal={previewReloads}
             prodUrl={data.prod_url}
             readiness={readiness.data}
+            onSelectElement={(selection) => agent.select.current?.(selection)}
             actions={
               <PreviewActions
                 applicationId={data.id}
@@ -138,7 +140,7 @@ function BuilderPage() {
                 previewOrigin={originOf(data.preview_url)}
                 onExpandedChange={setErrorsOpen}
                 onAskAgent={(text) => {
-                  sendToAgent.current?.(text)
+                  agent.send.current?.(text)
                   setPane('chat')
                 }}
               />
@@ -148,6 +150,16 @@ function BuilderPage() {
       </div>
     </BuilderFrame>
   )
+}
+
+/**
+ * What reaches the chat from outside it: a message the error list sends, and an element picked in
+ * the preview's Select mode, which becomes a chip in the input (docs/product/builder.md).
+ */
+function useAgentInputs() {
+  const send = useRef<((text: string) => void) | undefined>(undefined)
+  const select = useRef<((selection: PreviewSelection) => void) | undefined>(undefined)
+  return { send, select, workspaceRefs: { sendRef: send, selectRef: select } }
 }
 
 /** The builder's frame, where a check's problem opens its file in the Code tab. */

@@ -36,7 +36,7 @@ export function sampleReport(overrides: Partial<CheckReport> = {}): CheckReport 
     id: 'check-1',
     state: 'passed',
     trigger: 'run',
-    parts: ['types', 'build', 'health', 'errors'].map((name) =>
+    parts: ['types', 'build', 'health', 'errors', 'acceptance'].map((name) =>
       samplePart(name as CheckPart['name']),
     ),
     startedAt: '2026-11-26T12:00:00.000Z',
@@ -58,6 +58,7 @@ export function failedReport(): CheckReport {
       samplePart('build'),
       samplePart('health'),
       samplePart('errors'),
+      samplePart('acceptance'),
     ],
   })
 }

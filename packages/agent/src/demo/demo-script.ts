@@ -5,6 +5,7 @@ import { planErrorLoopStep } from './demo-error-loop.ts'
 import { guestBookScript } from './demo-guest-book.ts'
 import { describeImages } from './demo-images.ts'
 import { linearScript } from './demo-linear.ts'
+import { describeSelections } from './demo-selections.ts'
 import {
   type DemoScript,
   type DemoStep,
@@ -12,6 +13,7 @@ import {
   nextScriptStep,
   writeFileStep,
 } from './demo-steps.ts'
+import { isRepairRequest, planTestedGuestBookStep } from './demo-tested-guest-book.ts'
 import { planTypeErrorStep } from './demo-type-error.ts'
 import { WEATHER_SECRET_KEY, weatherScript } from './demo-weather.ts'
 
@@ -21,7 +23,8 @@ export const DEMO_HELP_TEXT =
   'I am the **Demo model**: a scripted stand-in with no AI behind it, so I cannot understand ' +
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
-  'guest book"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
+  'guest book"), one with an acceptance test that catches my bug ("Build a guest book with a ' +
+  'test"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
   'counter with a type error for the check to catch ("Build a counter with a type error"), a ' +
   'weather app that asks for its API key ("Build a weather app"), a page of your Linear ' +
   'issues through the organization\'s connection ("Build a page listing my Linear issues"), roll ' +
@@ -153,12 +156,23 @@ export function planDemoStep(conversation: DemoConversation, availableTools: str
 }
 
 function planScriptedStep(conversation: DemoConversation, availableTools: string[]): DemoStep {
-  // A message with images is answered with what the Demo can tell of them (docs/product/images.md).
-  if (conversation.images && conversation.outcomes.length === 0) {
+  // A message with images is answered with what the Demo can tell of them (docs/product/images.md);
+  // a repair turn's images are its failing tests' screenshots (docs/product/checks.md).
+  if (
+    conversation.images &&
+    conversation.outcomes.length === 0 &&
+    !isRepairRequest(conversation.userText)
+  ) {
     return { text: describeImages(conversation.images), toolCalls: [] }
   }
+  // Elements pointed at in the preview are echoed with their file and line (docs/product/builder.md).
+  const pointedAt = describeSelections(conversation.userText)
+  if (pointedAt && conversation.outcomes.length === 0) return { text: pointedAt, toolCalls: [] }
   const tools = new Set(availableTools)
-  const errorLoop = planErrorLoopStep(conversation, tools) ?? planTypeErrorStep(conversation, tools)
+  const errorLoop =
+    planErrorLoopStep(conversation, tools) ??
+    planTestedGuestBookStep(conversation, tools) ??
+    planTypeErrorStep(conversation, tools)
   if (errorLoop) return errorLoop
   const intent = detectDemoIntent(conversation.userText)
   switch (intent.kind) {

@@ -1,5 +1,6 @@
 import type { DemoConversation } from './demo-conversation.ts'
 import { type DemoStep, failedToolStep, nextScriptStep, writeFileStep } from './demo-steps.ts'
+import { isRepairRequest } from './demo-tested-guest-book.ts'
 
 /**
  * The Demo model's check loop (docs/product/checks.md "The Demo model"): "Build a counter with a
@@ -26,9 +27,6 @@ ${typeErrorLine}
   )
 }
 `
-
-/** The repair turn's message starts so (text/check-problems.ts formatCheckProblems). */
-const repairRequest = /^The check after the last run found/
 
 function writeStep(conversation: DemoConversation, tools: Set<string>): DemoStep {
   return nextScriptStep(
@@ -82,6 +80,6 @@ export function planTypeErrorStep(
   if (/\bwith (?:a|one) type error\b/.test(text) && tools.has('write_file')) {
     return writeStep(conversation, tools)
   }
-  if (repairRequest.test(conversation.userText)) return repairStep(conversation, tools)
+  if (isRepairRequest(conversation.userText)) return repairStep(conversation, tools)
   return undefined
 }

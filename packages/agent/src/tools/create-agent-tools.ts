@@ -2,6 +2,7 @@ import type { ToolName } from '@sprout/protocol/tool-formats/tool-names.ts'
 import { type Schema, type Tool, zodSchema } from 'ai'
 import type { z } from 'zod'
 import { createAddRandomTool } from './add-random.ts'
+import { createBrowserTool } from './browser.ts'
 import { createDeleteFileTool } from './delete-file.ts'
 import { createErrorReportsListTool } from './error-reports-list.ts'
 import { createErrorReportsUpdateTool } from './error-reports-update.ts'
@@ -23,7 +24,8 @@ import { createWriteFileTool } from './write-file.ts'
 
 /**
  * Every tool (docs/product/tool-calls.md) that the agent runs itself; web_search only when
- * configured, the error tools only when the run has its application's errors.
+ * configured, the error tools only when the run has its application's errors, browser only with
+ * the app's box.
  */
 export function createAgentTools(context: ToolContext) {
   const tools = {
@@ -49,6 +51,7 @@ export function createAgentTools(context: ToolContext) {
       }
     : {}
   if (context.checks) errorTools.run_checks = createRunChecksTool(context)
+  if (context.browser) errorTools.browser = createBrowserTool(context)
   if (!isWebSearchConfigured(context.webSearch)) {
     return orderToolCalls(withConvertedSchemas({ ...tools, ...errorTools }))
   }

@@ -1,3 +1,4 @@
+import type { BrowserPage, BrowserRequest } from '@sprout/devbox/box-browser/browser-types.ts'
 import type { Devbox } from '@sprout/devbox/devbox-driver.ts'
 import type { CheckReport } from '@sprout/protocol/api/checks.ts'
 import type { ErrorGroup, ErrorGroupStatus } from '@sprout/protocol/api/error-monitoring.ts'
@@ -46,6 +47,12 @@ export type ToolContext = {
   integrationGuides?: IntegrationGuidesAccess
   /** The app's check (docs/product/checks.md); without it run_checks is not offered. */
   checks?: { run: (signal?: AbortSignal) => Promise<CheckReport> }
+  /** The app's browser (docs/product/tool-calls.md "browser"); without it the tool is not offered. */
+  browser?: { open: (request: BrowserRequest) => Promise<BrowserPage> }
+  /** Keeps a browser screenshot with the conversation, for the chat to show (GET /api/images/{id}). */
+  storeScreenshot?: (bytes: Buffer) => Promise<{ id: string; width: number; height: number }>
+  /** Whether the run's model reads images: a browser screenshot is then an image part. */
+  modelReadsImages?: boolean
   fetch?: typeof globalThis.fetch
   /** Injected for deterministic tests; defaults to Math.random and the clock. */
   random?: () => number

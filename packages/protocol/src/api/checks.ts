@@ -1,10 +1,10 @@
 import { z } from 'zod'
 
 // docs/product/checks.md: the check after every run (type check, build, the server's health,
-// new errors), shown on the run, in the builder's header and by the run_checks tool. One
+// new errors, the app's acceptance tests), shown on the run, in the builder's header and by the run_checks tool. One
 // contract for the server, the agent and the web.
 
-export const CHECK_PART_NAMES = ['types', 'build', 'health', 'errors'] as const
+export const CHECK_PART_NAMES = ['types', 'build', 'health', 'errors', 'acceptance'] as const
 export type CheckPartName = (typeof CHECK_PART_NAMES)[number]
 
 /** The label of each part, as the Checks block groups problems. */
@@ -13,10 +13,11 @@ export const CHECK_PART_LABELS: Record<CheckPartName, string> = {
   build: 'Build',
   health: 'Server health',
   errors: 'New errors',
+  acceptance: 'Acceptance tests',
 }
 
 /** The whole check's budget; each part has its own within it (docs/product/checks.md). */
-export const CHECK_BUDGET_SECONDS = 60
+export const CHECK_BUDGET_SECONDS = 90
 
 /** Problems kept per part; `problemCount` tells the true number. */
 export const CHECK_PROBLEMS_KEPT = 50
@@ -39,6 +40,14 @@ export const checkProblemSchema = z.object({
   message: z.string(),
   /** The whole text (a stack, the build's output around the error), cut to a few KB. */
   text: z.string(),
+  /**
+   * A failing acceptance test's page at the failure: a stored image (GET /api/images/{id}),
+   * absent for other problems.
+   */
+  screenshot: z
+    .object({ id: z.string(), width: z.number().int(), height: z.number().int() })
+    .nullable()
+    .optional(),
 })
 export type CheckProblem = z.infer<typeof checkProblemSchema>
 

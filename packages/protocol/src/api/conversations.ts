@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { stagedStatusSchema } from '../stream/stream-chunk.ts'
 import { messageImagesSchema } from './images.ts'
 import { idText, MODEL_ID_MAX, maxText, TOKEN_MAX } from './input-limits.ts'
+import { messageSelectionsSchema } from './preview-selections.ts'
 
 // Payloads of the chat calls (docs/product/api.md): builder conversations under
 // /api/demo/applications/{id}/… and explorations under /api/explorations/….
@@ -40,6 +41,8 @@ export const sendMessageRequestSchema = z.object({
   client_id: clientId,
   /** Uploaded images (POST /api/images) sent with the message (docs/product/images.md). */
   images: messageImagesSchema,
+  /** Elements pointed at in the preview (docs/product/builder.md "Select mode"). */
+  selections: messageSelectionsSchema,
 })
 export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>
 

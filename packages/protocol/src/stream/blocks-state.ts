@@ -1,5 +1,6 @@
 import type { CheckReport } from '../api/checks.ts'
 import type { ChatImage } from '../api/images.ts'
+import type { PreviewSelection } from '../api/preview-selections.ts'
 import type { StreamChunk, TokenUsage } from './stream-chunk.ts'
 
 /** docs/product/builder.md "Blocks": one rendered piece of the conversation. */
@@ -29,6 +30,8 @@ export interface Block {
   checks: CheckReport | null
   /** User messages: the images sent with it (docs/product/images.md). */
   images?: readonly ChatImage[]
+  /** User messages: the elements pointed at in the preview (docs/product/builder.md "Select mode"). */
+  selections?: readonly PreviewSelection[]
   isComplete: boolean
   isStreaming: boolean
 }
@@ -74,7 +77,13 @@ export interface BlocksState {
 /** Client-side actions; their types start with LOCAL_ACTION_PREFIX. */
 export type LocalBlocksAction =
   /** Shows the user's message at once; its echo (data-user-message) is then suppressed once. */
-  | { type: 'local-user-message'; text: string; clientId: string; images?: readonly ChatImage[] }
+  | {
+      type: 'local-user-message'
+      text: string
+      clientId: string
+      images?: readonly ChatImage[]
+      selections?: readonly PreviewSelection[]
+    }
   | { type: 'local-interrupt' }
   | { type: 'local-stage'; id: string; text: string }
   /** Escape with staged messages: the web restores them to the input, then clears them here. */

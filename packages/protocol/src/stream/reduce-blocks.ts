@@ -2,6 +2,7 @@
 // up, a reader would follow one event across files.
 import type { CheckReport } from '../api/checks.ts'
 import type { ChatImage } from '../api/images.ts'
+import type { PreviewSelection } from '../api/preview-selections.ts'
 import { COMPACTION_NOTE_TAG } from '../text/strip-markers.ts'
 import {
   appendBlock,
@@ -270,7 +271,7 @@ function addUserMessage(state: BlocksState, event: ChunkOf<'data-user-message'>)
         isComplete: true,
         isStreaming: false,
       })
-    : userBlock(blockId, text, event.data.images)
+    : userBlock(blockId, text, event.data)
   return { ...state, blocks: appendBlock(state.blocks, block) }
 }
 
@@ -299,18 +300,26 @@ function addLocalUserMessage(
   if (findBlockIndex(state.blocks, blockId) !== -1) return state
   return {
     ...state,
-    blocks: appendBlock(state.blocks, userBlock(blockId, action.text, action.images)),
+    blocks: appendBlock(state.blocks, userBlock(blockId, action.text, action)),
     pendingEchoes: [...state.pendingEchoes, { clientId: action.clientId, text: action.text }],
   }
 }
 
-function userBlock(id: string, text: string, images?: readonly ChatImage[]): Block {
+function userBlock(
+  id: string,
+  text: string,
+  {
+    images,
+    selections,
+  }: { images?: readonly ChatImage[]; selections?: readonly PreviewSelection[] },
+): Block {
   return createBlock({
     id,
     type: 'text',
     role: 'user',
     content: text,
     ...(images && images.length > 0 ? { images } : {}),
+    ...(selections && selections.length > 0 ? { selections } : {}),
     isComplete: true,
     isStreaming: false,
   })
@@ -321,7 +330,7 @@ function setCompaction(state: BlocksState, started: boolean): BlocksState {
   if (!started) return { ...state, isCompacting: false }
   const [id, nextBlockNumber] = nextId(state, 'compaction')
   // Rendered as the 'Compacting conversation...' line (text/strip-markers.ts).
-  const note = userBlock(id, `<${COMPACTION_NOTE_TAG} />`)
+  const note = userBlock(id, `<${COMPACTION_NOTE_TAG} />`, {})
   return { ...state, nextBlockNumber, isCompacting: true, blocks: appendBlock(state.blocks, note) }
 }
 

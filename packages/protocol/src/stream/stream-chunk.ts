@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { checkReportSchema } from '../api/checks.ts'
 import { chatImageSchema } from '../api/images.ts'
+import { previewSelectionSchema } from '../api/preview-selections.ts'
 
 /**
  * The stream events Sprout stores per conversation and sends over SSE: the AI SDK v7 UI message
@@ -114,6 +115,8 @@ export const dataUserMessageChunkSchema = dataChunk(
     repair: z.object({ title: z.string() }).optional(),
     /** Images sent with it (docs/product/images.md). */
     images: z.array(chatImageSchema).optional(),
+    /** Elements pointed at in the preview (docs/product/builder.md "Select mode"). */
+    selections: z.array(previewSelectionSchema).optional(),
   }),
 )
 

@@ -16,6 +16,7 @@ const PART_NOUNS: Record<CheckPart['name'], [string, string]> = {
   build: ['build error', 'build errors'],
   health: ['server problem', 'server problems'],
   errors: ['new error', 'new errors'],
+  acceptance: ['failing acceptance test', 'failing acceptance tests'],
 }
 
 function failedParts(report: Pick<CheckReport, 'parts'>): CheckPart[] {
@@ -44,9 +45,22 @@ export function problemPlace(problem: CheckPart['problems'][number]): string {
     : `${problem.file}:${problem.line}:${problem.column}`
 }
 
-function problemLine(problem: CheckPart['problems'][number]): string {
+/** An assertion's own lines (Locator, Expected, Received) say what the page did instead. */
+const ASSERTION_DETAIL = /^\s*(Locator|Expected|Received|Call log|Timeout)\b/
+
+function problemLine(problem: CheckPart['problems'][number], partName: CheckPart['name']): string {
   const place = problemPlace(problem)
-  return place ? `${place} ${problem.message}` : problem.message
+  const line = place ? `${place} ${problem.message}` : problem.message
+  if (partName !== 'acceptance') return line
+  const details = problem.text
+    .split('\n')
+    .filter((each) => ASSERTION_DETAIL.test(each))
+    .slice(0, 3)
+    .map((each) => `  ${each.trim()}`)
+  const screenshot = problem.screenshot
+    ? ['  (a screenshot of the page at the failure is attached)']
+    : []
+  return [line, ...details, ...screenshot].join('\n')
 }
 
 /**
@@ -66,7 +80,7 @@ export function formatCheckProblems(
     const heading = `\n${CHECK_PART_LABELS[part.name]}${part.note ? ` (${part.note})` : ''}:`
     const shown: string[] = []
     for (const problem of part.problems) {
-      const line = problemLine(problem)
+      const line = problemLine(problem, part.name)
       if (length + heading.length + line.length + 1 > maxCharacters - 80) break
       shown.push(line)
       length += line.length + 1

@@ -17,6 +17,7 @@ export const toolNames = [
   'error_reports_update',
   'integration_guide',
   'run_checks',
+  'browser',
 ] as const
 export type ToolName = (typeof toolNames)[number]
 

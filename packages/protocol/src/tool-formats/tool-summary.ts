@@ -1,4 +1,5 @@
 import { PATH_SHORTEN_LENGTH, SHELL_DEFAULT_TIMEOUT_SECONDS } from '../constants.ts'
+import { summarizeBrowserCall } from './browser.ts'
 import { integrationGuideTitle } from './integration-guide.ts'
 import { diffLines } from './line-diff.ts'
 import { formatDiceNotation } from './roll-dice.ts'
@@ -49,6 +50,8 @@ export function summarizeToolCall(toolName: string, input: unknown): string {
       return integrationGuideTitle(readString(input, 'integration') ?? '').trim()
     case 'run_checks':
       return 'Run checks'
+    case 'browser':
+      return summarizeBrowserCall(input)
     default:
       return toolName
   }

@@ -184,6 +184,8 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(health.status).toBe(200)
     expect(json(health)).toEqual({ ok: true })
     expect((await get(starter.host, '/')).body).toContain('<div id="root">')
+    // The builder's Select overlay is the preview's alone (docs/product/builder.md "Select mode").
+    expect((await get(starter.host, '/')).body).not.toContain('/__sprout/select.js')
     expect((await get(starter.host, '/server/main.ts')).body).not.toContain('serve(')
     // Its database lives in the app's production data folder, written by the confined server.
     const saved = await send(starter.host, '/api/notes', {

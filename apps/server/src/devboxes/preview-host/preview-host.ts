@@ -24,6 +24,7 @@ import { redeemDevboxToken } from '../hand-off/service.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
+import { handleSelectOverlayRequest, selectOverlayTag } from './select-overlay.ts'
 
 export const CALLBACK_PATH = '/__sprout/auth/callback'
 /**
@@ -86,7 +87,9 @@ async function serveDevServer(
   request: IncomingMessage,
   response: ServerResponse,
   applicationId: string,
-  options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting'> & { gaps: PreviewGaps },
+  options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting' | 'origins'> & {
+    gaps: PreviewGaps
+  },
 ) {
   const wantsPage = (request.headers.accept ?? '').includes('text/html')
   const target = await options.devboxes.previewTarget(
@@ -102,12 +105,26 @@ async function serveDevServer(
     })
   }
   const dsn = wantsPage ? await options.errorReporting?.dsnFor(applicationId) : undefined
+  // The Select overlay goes into preview pages only (docs/product/builder.md "Select mode").
+  const reporter = dsn
+    ? reporterScriptTag({ dsn, environment: 'preview', servedAt: Date.now() })
+    : ''
   proxyHttp(request, response, target, {
-    injectIntoPages: dsn
-      ? reporterScriptTag({ dsn, environment: 'preview', servedAt: Date.now() })
-      : undefined,
+    injectIntoPages: selectOverlayTag(options.origins.product) + reporter,
     onUnavailable: () => options.gaps.mark(applicationId),
   })
+}
+
+/** Sprout's own paths on a preview host: the Select overlay, the reporter and its tunnel. */
+async function sproutPaths(
+  request: IncomingMessage,
+  response: ServerResponse,
+  ...reporter: [string, ErrorReporting | undefined, (query: URLSearchParams) => boolean]
+): Promise<boolean> {
+  return (
+    (await handleSelectOverlayRequest(request, response)) ||
+    (await handleReporterRequest(request, response, ...reporter))
+  )
 }
 
 function cookieAttributes(previewOrigin: string) {
@@ -199,10 +216,7 @@ export function createPreviewHost(options: PreviewHostOptions) {
       if (!application) return refuseUnauthorized(request, response, urlOf, origins.product)
       const reporting = options.errorReporting
       const fromGap = (query: URLSearchParams) => gaps.covers(application.id, servedAtOf(query))
-      if (
-        sproutPath &&
-        (await handleReporterRequest(request, response, application.id, reporting, fromGap))
-      )
+      if (sproutPath && (await sproutPaths(request, response, application.id, reporting, fromGap)))
         return
       return serveDevServer(request, response, application.id, { ...options, gaps })
     },

@@ -73,6 +73,26 @@ describe('preview origin isolation', { timeout: 120_000 }, () => {
     expect(reused.body).toContain('Return to Home')
   })
 
+  it('puts the Select overlay into preview pages, talking to the product origin only, and tags elements with their source', async () => {
+    const { token } = await issueToken(setup.owner, apps.a.previewUrl)
+    const cookie = cookieFrom(await callback(apps.a.host, token ?? ''), PREVIEW_COOKIE) ?? ''
+    const page = await rawRequest(setup.harness.port, apps.a.host, '/', {
+      cookie,
+      accept: 'text/html',
+    })
+    expect(page.body).toContain(
+      `<script src="/__sprout/select.js" data-product-origin="${setup.harness.origins.product}"></script>`,
+    )
+    const overlay = await rawRequest(setup.harness.port, apps.a.host, '/__sprout/select.js', {
+      cookie,
+    })
+    expect(overlay.status).toBe(200)
+    expect(overlay.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(overlay.body).toContain('sprout-select')
+    const app = await rawRequest(setup.harness.port, apps.a.host, '/src/App.tsx', { cookie })
+    expect(app.body).toMatch(/"data-sprout-source": "src\/App\.tsx:\d+:\d+"/)
+  })
+
   it("refuses app A's token and cookie at app B's preview", async () => {
     const { token } = await issueToken(setup.owner, apps.a.previewUrl)
     const wrongApp = await callback(apps.b.host, token ?? '')

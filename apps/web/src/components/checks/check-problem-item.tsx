@@ -4,6 +4,7 @@ import { useId, useState } from 'react'
 import { classNames } from '../../lib/class-names.ts'
 import { ChevronIcon } from '../ui/icons.tsx'
 import { ScrollBlock } from '../ui/scroll-block.tsx'
+import { CheckScreenshot } from './check-screenshot.tsx'
 import { useOpenCheckProblem } from './open-check-problem.ts'
 
 const rowClasses =
@@ -12,9 +13,19 @@ const rowClasses =
 /**
  * One problem: `file:line:column` and the first line of its message. With a file, inside the
  * builder, it opens the file in the Code tab; otherwise it expands to its full text
- * (docs/product/checks.md "Shown on the run").
+ * (docs/product/checks.md "Shown on the run"). A failing acceptance test shows its screenshot.
  */
 export function CheckProblemItem({ problem }: { problem: CheckProblem }) {
+  const { screenshot } = problem
+  return (
+    <li data-testid="check-problem">
+      <ProblemRow problem={problem} />
+      {screenshot && <CheckScreenshot screenshot={screenshot} test={problem.message} />}
+    </li>
+  )
+}
+
+function ProblemRow({ problem }: { problem: CheckProblem }) {
   const open = useOpenCheckProblem()
   const [expanded, setExpanded] = useState(false)
   const textId = useId()
@@ -28,31 +39,22 @@ export function CheckProblemItem({ problem }: { problem: CheckProblem }) {
   const { file } = problem
   if (file && open) {
     return (
-      <li data-testid="check-problem">
-        <button
-          type="button"
-          className={rowClasses}
-          title={`Open ${file} in the Code tab`}
-          onClick={() => open({ ...problem, file })}
-        >
-          {line}
-        </button>
-      </li>
+      <button
+        type="button"
+        className={rowClasses}
+        title={`Open ${file} in the Code tab`}
+        onClick={() => open({ ...problem, file })}
+      >
+        {line}
+      </button>
     )
   }
   const hasMore = problem.text.trim() !== '' && problem.text.trim() !== problem.message.trim()
   if (!hasMore) {
-    return (
-      <li
-        data-testid="check-problem"
-        className="flex min-w-0 items-baseline gap-2 px-1.5 py-0.5 text-xs"
-      >
-        {line}
-      </li>
-    )
+    return <div className="flex min-w-0 items-baseline gap-2 px-1.5 py-0.5 text-xs">{line}</div>
   }
   return (
-    <li data-testid="check-problem">
+    <>
       <button
         type="button"
         className={rowClasses}
@@ -77,6 +79,6 @@ export function CheckProblemItem({ problem }: { problem: CheckProblem }) {
           {problem.text}
         </ScrollBlock>
       )}
-    </li>
+    </>
   )
 }

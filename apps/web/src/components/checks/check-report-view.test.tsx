@@ -45,6 +45,36 @@ describe('the Checks block', () => {
     expect(container.textContent).toContain('No server in this app')
   })
 
+  it("shows a failing acceptance test's screenshot, which opens whole", async () => {
+    const report = sampleReport({
+      state: 'failed',
+      parts: [
+        samplePart('types'),
+        samplePart('acceptance', {
+          problems: [
+            sampleProblem({
+              file: 'tests/acceptance/guest-book.spec.ts',
+              line: 9,
+              column: 5,
+              message: 'signs the book: expect(locator).toBeVisible() failed',
+              screenshot: { id: '5d0e8a4c-3f57-4a5e-9a1e-0a6b4c9d2f10', width: 1280, height: 800 },
+            }),
+          ],
+        }),
+      ],
+    })
+    const container = render(<CheckReportView report={report} />)
+    expect(container.textContent).toContain('Acceptance tests(1)')
+    const thumbnail = container.querySelector('img') as HTMLImageElement
+    expect(thumbnail.getAttribute('src')).toBe('/api/images/5d0e8a4c-3f57-4a5e-9a1e-0a6b4c9d2f10')
+    expect(thumbnail.alt).toBe(
+      'The page when “signs the book: expect(locator).toBeVisible() failed” failed, 1280 × 800 pixels',
+    )
+    await act(async () => click(thumbnail.closest('button') as HTMLElement))
+    const dialog = document.querySelector('dialog[open], [role="dialog"]')
+    expect(dialog?.textContent).toContain('Screenshot at the failure')
+  })
+
   it('groups the problems by part with their count, place and first line, and tells the rest', () => {
     const report = failedReport()
     const types = report.parts[0]

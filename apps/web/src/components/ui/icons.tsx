@@ -245,3 +245,13 @@ export function StopIcon({ className }: IconProps) {
     </svg>
   )
 }
+
+/** An arrow over a dashed box: pointing at an element of the preview (Select mode). */
+export function SelectElementIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M4 9V5a1 1 0 0 1 1-1h4M15 4h4a1 1 0 0 1 1 1v4M4 15v4a1 1 0 0 0 1 1h4" />
+      <path d="m13 13 7.5 2.5-3 1.5-1.5 3z" />
+    </Icon>
+  )
+}

@@ -1,5 +1,6 @@
 import type { ChatStream } from '../../hooks/use-chat-stream.ts'
 import type { ImageAttachments } from '../../hooks/use-image-attachments.ts'
+import type { DraftSelections } from './selections/use-draft-selections.ts'
 import type { StagedQueue } from './use-staged-queue.ts'
 
 /** undefined: not chosen yet (the workspace picks the newest); null: a new conversation. */
@@ -14,6 +15,7 @@ export type BuilderChatContext = {
   chat: ChatStream
   queue: StagedQueue
   attachments: ImageAttachments
+  selections: DraftSelections
   setDraft: (draft: string) => void
   setDraftNote: (note: string | null) => void
   /** Adopts a new conversation's id without clearing the view (unlike `select`). */

@@ -11,6 +11,8 @@ import { AttachImagesButton } from './images/attach-images-button.tsx'
 import { AttachmentStrip } from './images/attachment-strip.tsx'
 import { draftImagesProblem } from './images/draft-images-problem.ts'
 import { useImageInput } from './images/use-image-input.ts'
+import { SelectionChips } from './selections/selection-chips.tsx'
+import type { DraftSelections } from './selections/use-draft-selections.ts'
 
 type ChatInputProps = {
   value: string
@@ -33,6 +35,8 @@ type ChatInputProps = {
   attachments?: ImageAttachments
   /** Why the chosen model cannot take images (docs/product/images.md), or null. */
   imagesRefusal?: string | null
+  /** Elements picked in the preview, as chips above the text (docs/product/builder.md "Select mode"). */
+  selections?: DraftSelections
 }
 
 /**
@@ -53,6 +57,7 @@ export function ChatInput({
   footer,
   attachments,
   imagesRefusal,
+  selections,
 }: ChatInputProps) {
   const textareaRef = useRef<HTMLTextAreaElement>(null)
   const images = attachments?.items ?? []
@@ -73,7 +78,9 @@ export function ChatInput({
   }, [value])
 
   // A queued message cannot carry images: they wait for the run to end.
-  const blocked = Boolean(disabled) || (isRunning && (!canQueue || images.length > 0))
+  const pointedAt = selections?.items.length ?? 0
+  const blocked =
+    Boolean(disabled) || (isRunning && (!canQueue || images.length > 0 || pointedAt > 0))
   const submit = () => {
     const text = value.trim()
     if (blocked || (text === '' && images.length === 0)) return
@@ -105,6 +112,7 @@ export function ChatInput({
       )}
     >
       {attachments && <AttachmentStrip items={images} onRemove={attachments.remove} />}
+      {selections && <SelectionChips items={selections.items} onRemove={selections.remove} />}
       <textarea
         ref={textareaRef}
         aria-label="Message"

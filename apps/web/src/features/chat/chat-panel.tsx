@@ -2,10 +2,11 @@ import type { ChatImage } from '@sprout/protocol/api/images.ts'
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
 import type { ReactNode } from 'react'
 import type { ImageAttachments } from '../../hooks/use-image-attachments.ts'
-import { IMAGES_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
+import { IMAGES_AFTER_RUN_HINT, SELECTIONS_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
 import { ChatInput } from './chat-input.tsx'
 import { ChatTranscript } from './chat-transcript.tsx'
 import { ContextUsageReadout } from './context-usage-readout.tsx'
+import type { DraftSelections } from './selections/use-draft-selections.ts'
 import { StagedMessages } from './staged-messages.tsx'
 import type { RenderRunFooter, RenderSecretRequest } from './transcript-groups.tsx'
 import { useEscapeAnywhere } from './use-escape-anywhere.ts'
@@ -20,6 +21,8 @@ export type ChatPanelProps = {
   attachments?: ImageAttachments
   /** Why the chosen model cannot take the draft's images, or null. */
   imagesRefusal?: string | null
+  /** Elements picked in the preview (the builder's chat only). */
+  selections?: DraftSelections
   onEscape: () => void
   onInterrupt: () => void
   onRetry?: () => void
@@ -52,6 +55,7 @@ export function ChatPanel({
   onSend,
   attachments,
   imagesRefusal,
+  selections,
   onEscape,
   onInterrupt,
   onRetry,
@@ -97,6 +101,11 @@ export function ChatPanel({
             {IMAGES_AFTER_RUN_HINT}
           </p>
         )}
+        {state.isRunning && selections && selections.items.length > 0 && (
+          <p role="status" className="text-sm text-zinc-600">
+            {SELECTIONS_AFTER_RUN_HINT}
+          </p>
+        )}
         {draftNote && (
           <p role="status" className="text-sm text-zinc-600">
             {draftNote}
@@ -109,6 +118,7 @@ export function ChatPanel({
           onSubmit={onSend}
           attachments={attachments}
           imagesRefusal={imagesRefusal}
+          selections={selections}
           onEscape={onEscape}
           placeholder={placeholder}
           disabled={inputDisabled}

@@ -1,3 +1,4 @@
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import type { Model } from '@sprout/protocol/models.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
@@ -33,6 +34,8 @@ export type ChatWorkspaceProps = {
    * chat (the builder's error list).
    */
   sendRef?: { current: ((text: string) => void) | undefined }
+  /** Receives the function that adds an element picked in the preview to the draft. */
+  selectRef?: { current: ((selection: PreviewSelection) => void) | undefined }
   /** After each run's last block (the route passes the versions feature's link in). */
   renderRunFooter?: RenderRunFooter
 }
@@ -49,6 +52,7 @@ export function ChatWorkspace({
   onRunFinished,
   onRunningChange,
   sendRef,
+  selectRef,
   renderRunFooter,
 }: ChatWorkspaceProps) {
   const queryClient = useQueryClient()
@@ -74,6 +78,7 @@ export function ChatWorkspace({
   const latest = useRef({ send: chat.send, model })
   latest.current = { send: chat.send, model }
   if (sendRef) sendRef.current = (text) => latest.current.send(text, latest.current.model)
+  if (selectRef) selectRef.current = chat.selections.add
   const renderSecretRequest = useSecretRequestRenderer(applicationId, latest)
 
   const openConversation = (conversation: ConversationSummary) => {
@@ -100,8 +105,9 @@ export function ChatWorkspace({
         stagedMessages={chat.stagedMessages}
         draft={chat.draft}
         onDraftChange={chat.setDraft}
-        onSend={(text, images) => chat.send(text, model, images)}
+        onSend={(text, images) => chat.send(text, model, images, chat.selections.items)}
         attachments={chat.attachments}
+        selections={chat.selections}
         imagesRefusal={modelImagesRefusal(models, model)}
         onEscape={chat.pressEscape}
         onInterrupt={chat.interrupt}

@@ -3,6 +3,7 @@ import { prepareMessageText } from '@sprout/protocol/text/strip-markers.ts'
 import type { ReactNode } from 'react'
 import { MessageText } from '../../components/message-text.tsx'
 import { MessageImages } from './images/message-images.tsx'
+import { MessageSelections } from './selections/selection-chips.tsx'
 
 type MessageBlockProps = {
   block: Block
@@ -25,6 +26,9 @@ export function MessageBlock({ block, renderSecretRequest }: MessageBlockProps) 
           <MessageText text={block.content} variant="user" />
         </div>
         {block.images && block.images.length > 0 && <MessageImages images={block.images} />}
+        {block.selections && block.selections.length > 0 && (
+          <MessageSelections selections={block.selections} />
+        )}
       </div>
     )
   }

@@ -1,7 +1,8 @@
 import type { SendMessageResponse } from '@sprout/protocol/api/conversations.ts'
 import type { ChatImage } from '@sprout/protocol/api/images.ts'
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import { ApiError } from '../../lib/api-error.ts'
-import { IMAGES_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
+import { IMAGES_AFTER_RUN_HINT, SELECTIONS_AFTER_RUN_HINT } from '../../lib/chat-image-texts.ts'
 import type { BuilderChatContext } from './builder-chat-context.ts'
 import { sendMessage, stageMessage } from './chat-api.ts'
 import { NOT_SENT_NOTE } from './use-staged-queue.ts'
@@ -38,6 +39,7 @@ export function sendBuilderMessage(
   text: string,
   model: string,
   images: readonly ChatImage[],
+  selections: readonly PreviewSelection[] = [],
 ): void {
   const { chat } = context
   const targetId = context.conversationId ?? null
@@ -46,14 +48,23 @@ export function sendBuilderMessage(
   if (targetId && chat.state.isRunning) {
     // A queued message is text only (docs/product/images.md): the images wait in the draft.
     if (images.length > 0) context.attachments.setError(IMAGES_AFTER_RUN_HINT)
+    else if (selections.length > 0) context.attachments.setError(SELECTIONS_AFTER_RUN_HINT)
     else void stageBuilderMessage(context, text, targetId)
     return
   }
   const clientId = crypto.randomUUID()
   const withImages = images.length > 0 ? { images } : {}
-  chat.store.dispatch({ type: 'local-user-message', text, clientId, ...withImages })
+  const withSelections = selections.length > 0 ? { selections } : {}
+  chat.store.dispatch({
+    type: 'local-user-message',
+    text,
+    clientId,
+    ...withImages,
+    ...withSelections,
+  })
   context.setDraft('')
   if (images.length > 0) context.attachments.clear()
+  if (selections.length > 0) context.selections.clear()
   const post = (chosenModel: string) =>
     sendMessage(context.applicationId, {
       message: text,
@@ -61,13 +72,18 @@ export function sendBuilderMessage(
       client_id: clientId,
       ...(targetId ? { conversation_id: targetId } : {}),
       ...(images.length > 0 ? { images: images.map((image) => image.id) } : {}),
+      ...(selections.length > 0 ? { selections: [...selections] } : {}),
     })
-  void deliverMessage(context, { text, images }, targetId, () => post(model))
+  void deliverMessage(context, { text, images, selections }, targetId, () => post(model))
 }
 
 async function deliverMessage(
   context: BuilderChatContext,
-  message: { text: string; images: readonly ChatImage[] },
+  message: {
+    text: string
+    images: readonly ChatImage[]
+    selections: readonly PreviewSelection[]
+  },
   targetId: string | null,
   post: () => Promise<SendMessageResponse>,
 ): Promise<void> {
@@ -86,13 +102,15 @@ async function deliverMessage(
     // Drops what this tab showed ahead of the server and loads the conversation again.
     chat.store.reset()
     chat.reconnectNow()
-    const { text, images } = message
-    if (error instanceof ApiError && error.status === 409 && targetId && images.length === 0) {
+    const { text, images, selections } = message
+    const textOnly = images.length === 0 && selections.length === 0
+    if (error instanceof ApiError && error.status === 409 && targetId && textOnly) {
       void stageBuilderMessage(context, text, targetId)
       return
     }
     context.queue.restoreToInput(text)
     context.attachments.restore(images)
+    if (selections.length > 0) context.selections.restore(selections)
     chat.fail(error)
   }
 }

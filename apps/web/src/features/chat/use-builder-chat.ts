@@ -1,4 +1,5 @@
 import type { ChatImage } from '@sprout/protocol/api/images.ts'
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import type { BlocksState, StagedMessage } from '@sprout/protocol/stream/blocks-state.ts'
 import { useCallback, useRef, useState } from 'react'
 import { useChatStream } from '../../hooks/use-chat-stream.ts'
@@ -9,6 +10,7 @@ import { fetchStreamToken } from '../../lib/stream-token.ts'
 import type { BuilderChatContext, ConversationSelection } from './builder-chat-context.ts'
 import { interruptBuilderRun, pressBuilderEscape, retryBuilderRun } from './builder-run-controls.ts'
 import { listenUrl } from './chat-api.ts'
+import { type DraftSelections, useDraftSelections } from './selections/use-draft-selections.ts'
 import { sendBuilderMessage } from './send-builder-message.ts'
 import { useStagedQueue } from './use-staged-queue.ts'
 
@@ -24,12 +26,19 @@ export type BuilderChat = {
   setDraft: (draft: string) => void
   /** The draft's images: sent with its text, handed back with it when the send fails. */
   attachments: ImageAttachments
+  /** Elements pointed at in the preview, sent with the text (docs/product/builder.md "Select mode"). */
+  selections: DraftSelections
   /** A request that failed, e.g. a message that could not be sent (it is back in the input). */
   notice: string | null
   /** Why the input holds text the user already sent (a queued message the run did not take). */
   draftNote: string | null
   /** Sends with `model`, or queues the message while the agent runs (text only). */
-  send: (text: string, model: string, images?: readonly ChatImage[]) => void
+  send: (
+    text: string,
+    model: string,
+    images?: readonly ChatImage[],
+    selections?: readonly PreviewSelection[],
+  ) => void
   /** Escape: takes queued messages back into the input, else interrupts the run. */
   pressEscape: () => void
   interrupt: () => void
@@ -63,6 +72,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
   const { store, setNotice } = chat
   const [draft, setDraft] = useState('')
   const attachments = useImageAttachments()
+  const selections = useDraftSelections()
   // Said next to the input when a queued message comes back because the run ended first.
   const [draftNote, setDraftNote] = useState<string | null>(null)
   const queue = useStagedQueue({ state: chat.state, store, setDraft, setDraftNote })
@@ -89,6 +99,7 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     chat,
     queue,
     attachments,
+    selections,
     setDraft,
     setDraftNote,
     setConversationId,
@@ -104,9 +115,11 @@ export function useBuilderChat({ applicationId, onMessageSent }: Options): Build
     draft,
     setDraft,
     attachments,
+    selections,
     notice: chat.notice,
     draftNote,
-    send: (text, model, images = []) => sendBuilderMessage(context, text, model, images),
+    send: (text, model, images = [], pointedAt = []) =>
+      sendBuilderMessage(context, text, model, images, pointedAt),
     pressEscape: () => pressBuilderEscape(context),
     interrupt: () => interruptBuilderRun(context),
     retry: () => retryBuilderRun(context),

@@ -1,5 +1,5 @@
 import { PREVIEW_VIRTUAL_HEIGHT_PX, PREVIEW_VIRTUAL_WIDTH_PX } from '@sprout/protocol/constants.ts'
-import { useRef } from 'react'
+import { type RefObject, useRef } from 'react'
 import { previewScale } from './preview-scale.ts'
 import { useElementWidth } from './use-element-width.ts'
 
@@ -8,13 +8,15 @@ type PreviewFrameProps = {
   /** Until the user clicks into the preview, a cover takes the click and the page is inert. */
   interactive: boolean
   onActivate: () => void
+  /** The iframe, for the Select mode's messages (use-select-mode.ts). */
+  frameRef?: RefObject<HTMLIFrameElement | null>
 }
 
 /**
  * The app at a virtual 1024x768, scaled to the pane's width (docs/product/builder.md "Preview
  * pane").
  */
-export function PreviewFrame({ src, interactive, onActivate }: PreviewFrameProps) {
+export function PreviewFrame({ src, interactive, onActivate, frameRef }: PreviewFrameProps) {
   const containerRef = useRef<HTMLDivElement>(null)
   const width = useElementWidth(containerRef)
   const { scale } = previewScale(width)
@@ -27,6 +29,7 @@ export function PreviewFrame({ src, interactive, onActivate }: PreviewFrameProps
     >
       <iframe
         key={src}
+        ref={frameRef}
         src={src}
         title="Application preview"
         // Its own origin already; the sandbox also stops the app from navigating the builder.

@@ -1,3 +1,4 @@
+import type { PreviewSelection } from '@sprout/protocol/api/preview-selections.ts'
 import { PREVIEW_PANE_FOCUSED_WIDTH_PX, PREVIEW_PANE_WIDTH_PX } from '@sprout/protocol/constants.ts'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
@@ -7,6 +8,7 @@ import { classNames } from '../../lib/class-names.ts'
 import { PreviewFrame } from './preview-frame.tsx'
 import { PreviewToolbar } from './preview-toolbar.tsx'
 import { usePreviewSource } from './use-preview-source.ts'
+import { useSelectMode } from './use-select-mode.ts'
 
 export type PreviewPaneProps = {
   /** The application's preview and deploy addresses; none: 'No preview available'. */
@@ -37,6 +39,11 @@ export type PreviewPaneProps = {
   fill?: boolean
   /** 500px whatever the focus: the error list under the preview is open (its stack is read). */
   wide?: boolean
+  /**
+   * Takes an element picked in Select mode (docs/product/builder.md "Select mode"); without it the
+   * toolbar has no 'Select' button.
+   */
+  onSelectElement?: (selection: PreviewSelection) => void
 }
 
 /**
@@ -52,8 +59,10 @@ export function PreviewPane({
   reloadSignal = 0,
   fill = false,
   wide = false,
+  onSelectElement,
 }: PreviewPaneProps) {
   const paneRef = useRef<HTMLElement>(null)
+  const frameRef = useRef<HTMLIFrameElement>(null)
   const [focused, setFocused] = useState(false)
   const blur = useCallback(() => setFocused(false), [])
   useDismiss(paneRef, focused, blur)
@@ -68,6 +77,14 @@ export function PreviewPane({
     if (ready) reload()
   }, [reloadSignal, ready, reload])
   const width = focused || wide ? PREVIEW_PANE_FOCUSED_WIDTH_PX : PREVIEW_PANE_WIDTH_PX
+  const select = useSelectMode({
+    frameRef,
+    previewUrl,
+    canSelect: Boolean(previewUrl && ready && source.src && !source.error),
+    focused,
+    focus: () => setFocused(true),
+    onSelect: onSelectElement,
+  })
 
   let body: ReactNode
   if (!previewUrl) {
@@ -111,7 +128,12 @@ export function PreviewPane({
     body = <PreviewMessage title="Opening the preview…" busy />
   } else {
     body = (
-      <PreviewFrame src={source.src} interactive={focused} onActivate={() => setFocused(true)} />
+      <PreviewFrame
+        src={source.src}
+        interactive={focused}
+        onActivate={() => setFocused(true)}
+        frameRef={frameRef}
+      />
     )
   }
 
@@ -133,12 +155,17 @@ export function PreviewPane({
         canRefresh={ready && !!previewUrl}
         onRefresh={source.reload}
         actions={actions}
+        select={select.toolbar}
       />
       <div className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-3">
         {body}
         {previewUrl && ready && source.src && (
           <p className="text-center text-[11px] text-zinc-500">
-            {focused ? 'Click outside the preview to shrink it' : 'Click the preview to interact'}
+            {select.selecting
+              ? 'Click an element to show it to the agent · Esc to stop'
+              : focused
+                ? 'Click outside the preview to shrink it'
+                : 'Click the preview to interact'}
           </p>
         )}
         {footer}

@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react'
 import { iconButtonClasses } from '../../components/ui/icon-button.tsx'
-import { ExternalLinkIcon, GlobeIcon, RefreshIcon } from '../../components/ui/icons.tsx'
+import {
+  ExternalLinkIcon,
+  GlobeIcon,
+  RefreshIcon,
+  SelectElementIcon,
+} from '../../components/ui/icons.tsx'
 import { classNames } from '../../lib/class-names.ts'
 import { devboxHandOffPath } from '../../lib/devbox-hand-off.ts'
 
@@ -18,6 +23,8 @@ type PreviewToolbarProps = {
   onRefresh: () => void
   /** After refresh and open: the 'Vault Secrets' button, then the admin's deploy button. */
   actions?: ReactNode
+  /** The 'Select' toggle (docs/product/builder.md "Select mode"); absent where nothing takes a selection. */
+  select?: { on: boolean; disabled: boolean; onToggle: () => void }
 }
 
 export function PreviewToolbar({
@@ -27,6 +34,7 @@ export function PreviewToolbar({
   canRefresh,
   onRefresh,
   actions,
+  select,
 }: PreviewToolbarProps) {
   return (
     <div
@@ -60,6 +68,24 @@ export function PreviewToolbar({
           </a>
         )}
       </div>
+      {select && (
+        <button
+          type="button"
+          aria-pressed={select.on}
+          title={select.on ? 'Stop selecting (Esc)' : 'Select an element to show the agent'}
+          disabled={select.disabled}
+          onClick={select.onToggle}
+          className={classNames(
+            'inline-flex h-8 shrink-0 items-center gap-1 rounded-lg px-2 text-xs font-medium transition-colors disabled:cursor-not-allowed disabled:text-zinc-300',
+            select.on
+              ? 'bg-accent-100 text-accent-800 hover:bg-accent-200'
+              : 'text-zinc-600 hover:bg-zinc-200/70 hover:text-zinc-900 disabled:hover:bg-transparent',
+          )}
+        >
+          <SelectElementIcon />
+          Select
+        </button>
+      )}
       <button
         type="button"
         aria-label="Refresh preview"

@@ -36,6 +36,8 @@ export function createBoxDevServer(input: {
   id: string
   run: RunInPod
   address: () => DevServerTarget | undefined
+  /** The dev server's address from inside the pod (its own IP: the server listens on HOST). */
+  urlInside: () => string | undefined
 }) {
   let status: DevServerStatus = 'stopped'
   let environment: Record<string, string> = {}
@@ -89,6 +91,7 @@ export function createBoxDevServer(input: {
     },
     status: () => status,
     target: () => (status === 'running' ? input.address() : undefined),
+    urlInside: () => (status === 'running' ? input.urlInside() : undefined),
     restarts: () => 0,
     logs: () => logs,
     setEnvironment: async (env) => {

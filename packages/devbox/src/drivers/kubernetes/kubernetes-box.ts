@@ -52,6 +52,10 @@ export function createKubernetesBox(
       const current = pod.current()
       return current && options.address(current, access.settings.devServerPort)
     },
+    urlInside: () => {
+      const ip = pod.current()?.status?.podIP
+      return ip ? `http://${ip}:${access.settings.devServerPort}` : undefined
+    },
   })
   const exec = createBoxCommand(agent.run, () => stopAll.signal)
   const stopCommands = () => {

@@ -6,6 +6,7 @@ import { ChevronIcon } from '../../../components/ui/icons.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { classNames } from '../../../lib/class-names.ts'
 import { AddRandomResult } from './add-random-result.tsx'
+import { BrowserView } from './browser-view.tsx'
 import { DefaultToolView } from './default-tool-view.tsx'
 import { DiceResult } from './dice-result.tsx'
 import { EditDiff } from './edit-diff.tsx'
@@ -22,7 +23,7 @@ import { toolOutputText } from './tool-output-text.ts'
 import { WebSearchResults } from './web-search-results.tsx'
 
 // Lists and guides are what the user wants to see; other results open on demand.
-const openByDefault = new Set(['todos', 'integration_guide', 'run_checks'])
+const openByDefault = new Set(['todos', 'integration_guide', 'run_checks', 'browser'])
 // Views with something to show from the input alone, before the output arrives.
 const viewsOfInput = new Set([
   'todos',
@@ -127,6 +128,7 @@ const resultViews: Record<string, ResultView> = {
     <ErrorReportUpdate input={block.toolInput} output={block.toolOutput} />
   ),
   run_checks: (block) => <RunChecksView output={block.toolOutput} />,
+  browser: (block) => <BrowserView input={block.toolInput} output={block.toolOutput} />,
   integration_guide: (block) => (
     <IntegrationGuideView
       input={block.toolInput}

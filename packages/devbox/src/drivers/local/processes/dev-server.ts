@@ -27,6 +27,11 @@ export function createDevServer(input: DevServerInput): DevServer {
       state.status === 'running' && state.wanted === 'running' && state.port !== undefined
         ? state.sandbox.devServerTarget(state.port)
         : undefined,
+    // Commands share the box's network: the server's own port on loopback, confined or not.
+    urlInside: () =>
+      state.status === 'running' && state.port !== undefined
+        ? `http://127.0.0.1:${state.port}`
+        : undefined,
     restarts: () => state.restarts,
     logs: () => state.logs,
     processGroupId: () => state.child?.pid,
