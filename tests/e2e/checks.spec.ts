@@ -14,7 +14,7 @@ import { signUpNewUser } from './support/session.ts'
 // finds it, the one repair turn fixes it and its own check passes; with repairs off, the problem
 // stays shown and nothing starts. The shared server runs without checks (CHECKS=off): this test
 // has a server of its own with them.
-const server = ownServer(3131, { CHECKS: 'on' })
+const server = ownServer(3131, { CHECKS: 'on', ACCEPTANCE_TESTS: 'on' })
 test.use({ baseURL: server.baseURL })
 test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 300_000 })
 test.beforeAll(async () => {

@@ -23,8 +23,10 @@ export function serverEnvironment(port: number, dataDir: string) {
     OPENAI_COMPATIBLE_BASE_URL: '',
     // The first account is an admin only when listed (docs/product/auth.md "The first admin").
     ADMIN_EMAILS: adminUser.email,
-    // The check after runs costs seconds per run: the checks test starts its own server with it.
+    // The check after runs costs seconds per run, its acceptance tests a browser: the checks test
+    // starts its own server with them.
     CHECKS: 'off',
+    ACCEPTANCE_TESTS: 'off',
     // Tests hold Demo runs open at a named gate (tests/e2e/support/test-gates.ts).
     DEMO_TEST_GATES_DIR: `${process.env.SPROUT_E2E_DATA_DIR}/test-gates`,
   }

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { boxBrowser } from '@sprout/devbox/box-browser/box-browser.ts'
 import { boxChromiumEnvironment } from '@sprout/devbox/box-chromium.ts'
 import { WorkspacePathError } from '@sprout/devbox/devbox-driver.ts'
 import type { CheckProblem } from '@sprout/protocol/api/checks.ts'
@@ -64,6 +65,9 @@ export async function acceptance(context: PartContext): Promise<PartOutcome> {
       note: null,
     }
   }
+  // The agent's browser (its own Chromium, kept between calls) goes first: two browsers, the
+  // runner and Vite at once would not fit the box's memory (docs/decisions/045-acceptance-tests-in-the-box.md).
+  boxBrowser(context.box).close()
   const command = [
     `[ -x "$CHROMIUM_PATH" ] || exit ${noChromium}`,
     `[ -x node_modules/.bin/playwright ] || exit ${noRunner}`,

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
 import { checkScreenshots } from '@sprout/db/schema/check-screenshots.ts'
 import type { ChatImage, ChatImageType } from '@sprout/protocol/api/images.ts'
-import { checkChatImage, isRefusal } from '@sprout/protocol/images/check-chat-image.ts'
 import { and, desc, eq, inArray, notInArray } from 'drizzle-orm'
-import { AppError } from '../http/app-error.ts'
-import { type ImageStore, readImageFile, writeImageFile } from './image-files.ts'
+import { type ImageStore, readImageFile, writeCheckedImage, writeImageFile } from './image-files.ts'
 
 // A failing acceptance test's screenshot (docs/product/checks.md "Acceptance tests"): an image
 // file like a chat image, its row naming the application it shows. Read by GET /api/images/{id}.
@@ -18,20 +16,8 @@ export async function storeCheckScreenshot(
   owner: { organizationId: string; applicationId: string },
   bytes: Buffer,
 ): Promise<{ id: string; width: number; height: number }> {
-  const checked = checkChatImage(bytes)
-  if (isRefusal(checked)) throw new AppError(checked.status, checked.message)
-  const id = randomUUID()
-  // The file first: a row never names bytes that are not there (the sweep spares young files).
-  await writeImageFile(directory, id, bytes)
-  await db.insert(checkScreenshots).values({
-    id,
-    organizationId: owner.organizationId,
-    applicationId: owner.applicationId,
-    mediaType: checked.mediaType,
-    width: checked.width,
-    height: checked.height,
-    size: bytes.length,
-  })
+  const image = await writeCheckedImage(directory, bytes)
+  await db.insert(checkScreenshots).values({ ...image, ...owner })
   // Older ones go; the image sweep removes their files (image-files.ts).
   const kept = db
     .select({ id: checkScreenshots.id })
@@ -47,7 +33,7 @@ export async function storeCheckScreenshot(
         notInArray(checkScreenshots.id, kept),
       ),
     )
-  return { id, width: checked.width, height: checked.height }
+  return { id: image.id, width: image.width, height: image.height }
 }
 
 /**

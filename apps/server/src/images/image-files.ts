@@ -4,8 +4,10 @@ import path from 'node:path'
 import type { Database } from '@sprout/db/database.ts'
 import { chatImages } from '@sprout/db/schema/chat-images.ts'
 import { checkScreenshots } from '@sprout/db/schema/check-screenshots.ts'
+import { checkChatImage, isRefusal } from '@sprout/protocol/images/check-chat-image.ts'
 import { inArray } from 'drizzle-orm'
 import type { Config } from '../config/config.ts'
+import { AppError } from '../http/app-error.ts'
 
 // An image's bytes are a file named by its id, its row the rest (docs/decisions/043-chat-images.md):
 // a 5 MB value through PGlite took a second each way, a file a few milliseconds.
@@ -25,6 +27,20 @@ const fileOf = (directory: string, id: string) => {
   // Ids are the server's own UUIDs; anything else never names a file.
   if (!idPattern.test(id)) throw new Error(`Not an image id: ${JSON.stringify(id)}`)
   return path.join(directory, id)
+}
+
+/**
+ * A new image's file, once its own bytes say it is a PNG, JPEG, WebP or GIF within the limits
+ * (a refusal writes nothing); its facts for the row that names it. The file first: a row never
+ * names bytes that are not there (the sweep spares young files).
+ */
+export async function writeCheckedImage(directory: string, bytes: Buffer) {
+  const checked = checkChatImage(bytes)
+  if (isRefusal(checked)) throw new AppError(checked.status, checked.message)
+  const id = randomUUID()
+  await writeImageFile(directory, id, bytes)
+  const { mediaType, width, height } = checked
+  return { id, mediaType, width, height, size: bytes.length }
 }
 
 /** Writes the bytes whole or not at all (a temporary name, then a rename). */

@@ -7,7 +7,9 @@ import { finalChecks, settleAllRuns } from '../testing/conversation-checks.ts'
 // image and fixes the bug, and the repair's check passes.
 
 describe('acceptance tests after a run, and their repair', { timeout: 300_000 }, () => {
-  const chat = setUpChatApplication({ environment: { CHECKS: 'on' } })
+  const chat = setUpChatApplication({
+    environment: { CHECKS: 'on', ACCEPTANCE_TESTS: 'on' },
+  })
 
   it('the Demo’s guest book fails its test with a screenshot, and the repair makes it pass', async () => {
     const sent = await sendMessage(chat, {

@@ -32,8 +32,8 @@ async function runsOf(chat: ChatApplication, conversationId: string) {
 }
 
 describe('checks after runs, and the one repair', { timeout: 240_000 }, () => {
-  // The acceptance part has its own tests (checks/acceptance.test.ts, the Demo's guest book below).
-  const chat = setUpChatApplication({ environment: { CHECKS: 'on', ACCEPTANCE_TESTS: 'off' } })
+  // The acceptance part has its own tests (checks/acceptance.test.ts, acceptance-repair.test.ts).
+  const chat = setUpChatApplication({ environment: { CHECKS: 'on' } })
 
   it('the Demo model’s type error is found, repaired once, and the repair’s check passes', async () => {
     const sent = await sendMessage(chat, {

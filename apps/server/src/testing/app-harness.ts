@@ -42,8 +42,10 @@ export async function createTestApp(
     DEVBOX_POOL_TARGET: '0',
     DEVBOX_CACHE_DIR: testDevboxCacheDir,
     PUBLIC_URL: `http://localhost:${port}`,
-    // The check after runs costs seconds per run: the tests of checks turn it on.
+    // The check after runs costs seconds per run, its acceptance tests a browser: the tests of
+    // checks turn them on.
     CHECKS: 'off',
+    ACCEPTANCE_TESTS: 'off',
     ...environment,
   })
   const logger: DevboxLogger = {

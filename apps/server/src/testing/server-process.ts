@@ -25,8 +25,10 @@ export async function serverEnvironment(
     HOST: '127.0.0.1',
     DEVBOX_POOL_TARGET: '0',
     DEVBOX_CACHE_DIR: testDevboxCacheDir,
-    // The check after runs costs seconds per run: the tests of checks turn it on.
+    // The check after runs costs seconds per run, its acceptance tests a browser: the tests of
+    // checks turn them on.
     CHECKS: 'off',
+    ACCEPTANCE_TESTS: 'off',
     ...extra,
   }
   if (testDatabaseKind === 'postgres') {

@@ -41,7 +41,7 @@ async function imageTemplates(folder: string) {
     const target = path.join(folder, packType)
     await cp(template, target, {
       recursive: true,
-      filter: (source) => !/\/(node_modules|dist)(\/|$)/.test(path.relative(template, source)),
+      filter: (source) => !/(^|\/)(node_modules|dist)(\/|$)/.test(path.relative(template, source)),
     })
     const dependencies = path.join(await cache.prepare(packType, template), 'node_modules')
     await execFileAsync('cp', ['-al', dependencies, path.join(target, 'node_modules')])

@@ -1,8 +1,7 @@
 import type { CheckProblem } from '@sprout/protocol/api/checks.ts'
 import { imageUrl } from '@sprout/protocol/api/images.ts'
 import { useState } from 'react'
-import { Button } from '../ui/button.tsx'
-import { Dialog } from '../ui/dialog.tsx'
+import { ImageViewerDialog } from '../ui/image-viewer-dialog.tsx'
 
 type Screenshot = NonNullable<CheckProblem['screenshot']>
 
@@ -28,25 +27,12 @@ export function CheckScreenshot({ screenshot, test }: { screenshot: Screenshot; 
           className="h-20 w-32 object-cover object-top"
         />
       </button>
-      <Dialog
-        open={open}
+      <ImageViewerDialog
+        image={open ? screenshot : undefined}
         title="Screenshot at the failure"
-        size="fit"
+        description={description}
         onClose={() => setOpen(false)}
-        footer={
-          <Button variant="ghost" size="sm" onClick={() => setOpen(false)}>
-            Close
-          </Button>
-        }
-      >
-        <img
-          src={imageUrl(screenshot.id)}
-          alt={description}
-          width={screenshot.width}
-          height={screenshot.height}
-          className="mx-auto h-auto max-h-[calc(100dvh-12rem)] w-auto max-w-full rounded-lg object-contain"
-        />
-      </Dialog>
+      />
     </>
   )
 }

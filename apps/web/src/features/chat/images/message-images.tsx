@@ -1,7 +1,7 @@
 import { type ChatImage, imageUrl } from '@sprout/protocol/api/images.ts'
 import { useState } from 'react'
+import { ImageViewerDialog } from '../../../components/ui/image-viewer-dialog.tsx'
 import { imageDescription } from './image-description.ts'
-import { ImageViewerDialog } from './image-viewer-dialog.tsx'
 
 /** A user message's images under its text: thumbnails that open the whole image. */
 export function MessageImages({ images }: { images: readonly ChatImage[] }) {

@@ -4,7 +4,7 @@ import {
   parseBrowserToolOutput,
 } from '@sprout/protocol/tool-formats/browser.ts'
 import { useState } from 'react'
-import { ImageViewerDialog } from '../images/image-viewer-dialog.tsx'
+import { ImageViewerDialog } from '../../../components/ui/image-viewer-dialog.tsx'
 import { OutputBlock, OutputLabel } from './output-block.tsx'
 import { toolOutputText } from './tool-output-text.ts'
 

@@ -1,16 +1,16 @@
 import { type ChatImage, imageUrl } from '@sprout/protocol/api/images.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { Dialog } from '../../../components/ui/dialog.tsx'
+import { Button } from './button.tsx'
+import { Dialog } from './dialog.tsx'
 
 type ImageViewerDialogProps = {
-  /** The image shown; undefined: closed. */
-  image: ChatImage | undefined
+  /** The image shown (a message's, a check's or a tool's screenshot); undefined: closed. */
+  image: Pick<ChatImage, 'id' | 'width' | 'height'> | undefined
   title: string
   description: string
   onClose: () => void
 }
 
-/** A message's image at full size, shrunk to fit the window; Escape or Close puts it away. */
+/** A stored image at full size, shrunk to fit the window; Escape or Close puts it away. */
 export function ImageViewerDialog({ image, title, description, onClose }: ImageViewerDialogProps) {
   return (
     <Dialog
