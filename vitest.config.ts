@@ -14,6 +14,8 @@ const pgliteOnly = [
   'apps/server/src/checks/**/*.test.ts',
   'apps/server/src/runs/check-and-repair.test.ts',
   'apps/server/src/runs/browser-tool.test.ts',
+  'apps/server/src/runs/acceptance-repair.test.ts',
+  'apps/server/src/runs/selections.test.ts',
   // Git, previews and error reports in real boxes: their cost is the box's, and the rows they
   // write are the runs', applications' and versions' plain ones (16–50 s of CPU each on
   // PostgreSQL, docs/performance.md "2026-12-02 · session 14").

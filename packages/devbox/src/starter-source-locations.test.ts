@@ -1,8 +1,13 @@
-import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { build, createServer } from 'vite'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createDependencyCache } from './drivers/local/workspace/dependency-cache.ts'
+import { silentLogger } from './logger.ts'
+import { testCacheDir } from './testing/devbox-support.ts'
 
 // The starters' Vite plugin behind the builder's Select mode (docs/product/builder.md "Select
 // mode"): elements carry their source location in the dev server, never in a build.
@@ -11,8 +16,12 @@ const templatesDir = path.resolve(import.meta.dirname, '../../../templates')
 const starters = ['vite-react', 'fullstack'] as const
 const pluginFile = 'vite-plugins/source-locations.ts'
 const copies: string[] = []
+const execFileAsync = promisify(execFile)
 
-/** A starter's files in a temporary folder, its node_modules linked: Vite writes nothing in templates/. */
+/**
+ * A starter's files in a temporary folder, its node_modules linked from the tests' dependency
+ * cache (a clean clone's templates/ has none): Vite writes nothing in templates/ or the cache.
+ */
 async function copyStarter(starter: string) {
   const from = path.join(templatesDir, starter)
   const to = await mkdtemp(path.join(tmpdir(), `sprout-source-locations-${starter}-`))
@@ -21,7 +30,15 @@ async function copyStarter(starter: string) {
     if (['node_modules', 'dist', 'tests', '.data'].includes(entry)) continue
     await cp(path.join(from, entry), path.join(to, entry), { recursive: true })
   }
-  await symlink(path.join(from, 'node_modules'), path.join(to, 'node_modules'), 'dir')
+  const cache = createDependencyCache({ cacheDir: testCacheDir, logger: silentLogger })
+  const installed = await cache.prepare(starter, from)
+  // Hard links, not the cache itself: Vite may write under node_modules, and box overlays read
+  // the cache as it is.
+  await execFileAsync('cp', [
+    '-al',
+    path.join(installed, 'node_modules'),
+    path.join(to, 'node_modules'),
+  ])
   return to
 }
 

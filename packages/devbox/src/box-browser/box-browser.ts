@@ -36,7 +36,11 @@ export function boxBrowser(box: BrowserBox): BoxBrowser {
   return browser
 }
 
-function createBoxBrowser(box: BrowserBox): BoxBrowser {
+/** A browser of its own for `box`; `callSeconds` shorter than the tool's 30 s in tests. */
+export function createBoxBrowser(
+  box: BrowserBox,
+  limits: { callSeconds: number } = browserLimits,
+): BoxBrowser {
   let host: Promise<Host> | undefined
   let queue: Promise<unknown> = Promise.resolve()
 
@@ -77,13 +81,13 @@ function createBoxBrowser(box: BrowserBox): BoxBrowser {
         current.stop.abort()
         host = undefined
       }
-      return pageOf(answer, Date.now() - started)
+      return pageOf(answer, Date.now() - started, limits.callSeconds)
     }
   }
 
   return {
     open: (request) => {
-      const deadline = Date.now() + browserLimits.callSeconds * 1000
+      const deadline = Date.now() + limits.callSeconds * 1000
       const previous = queue
       const mine = (async () => {
         const waited = await Promise.race([
@@ -93,7 +97,7 @@ function createBoxBrowser(box: BrowserBox): BoxBrowser {
         if (waited === 'busy') {
           throw new BrowserError(
             'busy',
-            'The app’s browser stayed busy with another call for 30 s (one page per app at a time); try again.',
+            `The app’s browser stayed busy with another call for ${limits.callSeconds} s (one page per app at a time); try again.`,
           )
         }
         return call(request, deadline)
@@ -123,14 +127,14 @@ async function devServerOrigin(box: BrowserBox): Promise<string> {
   return origin
 }
 
-function pageOf(answer: HostAnswer, durationMs: number): BrowserPage {
+function pageOf(answer: HostAnswer, durationMs: number, callSeconds: number): BrowserPage {
   switch (answer.kind) {
     case 'page':
       break
     case 'timeout':
       throw new BrowserError(
         'timeout',
-        `The browser call took longer than ${browserLimits.callSeconds} s and was stopped; open the page with fewer actions, or look for what keeps it loading.`,
+        `The browser call took longer than ${callSeconds} s and was stopped; open the page with fewer actions, or look for what keeps it loading.`,
       )
     case 'busy':
       throw new BrowserError('busy', 'The app’s browser is busy with another call; try again.')
