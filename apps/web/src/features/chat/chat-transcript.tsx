@@ -59,10 +59,14 @@ export function ChatTranscript({
   const canRetry = lastBlock?.type === 'error' && !state.isRunning
 
   return (
+    // Focusable, so the keyboard scrolls it when it holds only text (an exploration's long
+    // answer on a phone has no link or button to reach it by).
     <div
       ref={containerRef}
       data-testid="chat-transcript"
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the keyboard
+      tabIndex={0}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-accent-600"
     >
       <div
         ref={contentRef}
