@@ -14,7 +14,7 @@ import { signUpNewUser } from './support/session.ts'
 // finds it, the one repair turn fixes it and its own check passes; with repairs off, the problem
 // stays shown and nothing starts. The shared server runs without checks (CHECKS=off): this test
 // has a server of its own with them.
-const server = ownServer(3131, { CHECKS: 'on', ACCEPTANCE_TESTS: 'on' })
+const server = ownServer(3131, { CHECKS: 'on' })
 test.use({ baseURL: server.baseURL })
 test.describe.configure({ timeout: DEVBOX_READY_TIMEOUT + 300_000 })
 test.beforeAll(async () => {
@@ -91,36 +91,4 @@ test('a type error is checked, repaired once, and checked again; with repairs of
   await expect(status.getByText(typeErrorMessage)).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(status.getByText(typeErrorMessage)).toBeHidden()
-})
-
-test('a failing acceptance test shows its screenshot, and the repair makes it pass', async ({
-  page,
-}) => {
-  await signUpNewUser(page, 'Tester')
-  const application = await createApplicationViaApi(page, uniqueApplicationName('Acceptance'))
-  const builder = new BuilderPage(page)
-  await builder.goto(application.id)
-  const chat = new ChatPanel(page)
-  const checks = chat.transcript.getByRole('region', { name: 'Checks' })
-  await expect(builder.frame.getByText('SQLite database')).toBeVisible(agentWork)
-
-  await chat.send('Build a guest book with a test')
-  const first = checks.first()
-  await expect(first).toContainText(/Acceptance tests\s*\(1\)/, agentWork)
-  await expect(first).toContainText('tests/acceptance/guest-book.spec.ts:9:')
-  await expect(first).toContainText('signs the guest book')
-  // The page at the failure: a thumbnail that opens whole, and Escape puts it away.
-  const thumbnail = first.getByRole('button', { name: /^The page when “signs the guest book/ })
-  await expect(thumbnail.locator('img')).toHaveJSProperty('naturalWidth', 1280)
-  await thumbnail.click()
-  const viewer = page.getByRole('dialog', { name: 'Screenshot at the failure' })
-  await expect(viewer.locator('img')).toHaveJSProperty('naturalHeight', 800)
-  await page.keyboard.press('Escape')
-  await expect(viewer).toBeHidden()
-  // The repair turn saw it and fixed the page; its check passes.
-  const repairs = chat.transcript.getByTestId('repair-message')
-  await expect(repairs.first()).toContainText('Fixing 1 failing acceptance test…', agentWork)
-  await expect(checks).toHaveCount(2, agentWork)
-  await expect(checks.nth(1)).toContainText('All checks passed', agentWork)
-  await expect(chat.transcript).toContainText('The screenshot shows the page after signing')
 })

@@ -152,5 +152,5 @@ export const PART_TIMEOUT_SECONDS: Record<CheckPartName, number> = {
   build: 40,
   health: 10,
   errors: 5,
-  acceptance: 40,
+  acceptance: 60,
 }

@@ -17,7 +17,7 @@ export const CHECK_PART_LABELS: Record<CheckPartName, string> = {
 }
 
 /** The whole check's budget; each part has its own within it (docs/product/checks.md). */
-export const CHECK_BUDGET_SECONDS = 90
+export const CHECK_BUDGET_SECONDS = 120
 
 /** Problems kept per part; `problemCount` tells the true number. */
 export const CHECK_PROBLEMS_KEPT = 50

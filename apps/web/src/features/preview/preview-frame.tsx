@@ -45,7 +45,7 @@ export function PreviewFrame({ src, interactive, onActivate, frameRef }: Preview
       {!interactive && (
         <button
           type="button"
-          aria-label="Interact with the preview"
+          aria-label="Click to interact with the preview"
           onClick={onActivate}
           className="absolute inset-0 flex cursor-pointer items-end justify-center bg-transparent pb-2 transition-colors hover:bg-zinc-900/5"
         >
