@@ -1,10 +1,8 @@
-import { imageUrl } from '@sprout/protocol/api/images.ts'
 import {
   type BrowserToolOutput,
   parseBrowserToolOutput,
 } from '@sprout/protocol/tool-formats/browser.ts'
-import { useState } from 'react'
-import { ImageViewerDialog } from '../../../components/ui/image-viewer-dialog.tsx'
+import { ZoomableImage } from '../../../components/ui/zoomable-image.tsx'
 import { OutputBlock, OutputLabel } from './output-block.tsx'
 import { toolOutputText } from './tool-output-text.ts'
 
@@ -71,41 +69,16 @@ export function BrowserView({ input, output }: { input: unknown; output: unknown
 }
 
 function BrowserScreenshot({ page }: { page: BrowserToolOutput }) {
-  const [open, setOpen] = useState(false)
   const shot = page.screenshot
   if (!shot?.id) return null
-  const image = {
-    id: shot.id,
-    media_type: shot.media_type,
-    width: shot.width,
-    height: shot.height,
-    size: shot.size,
-  }
-  const description = `Screenshot of ${page.url}`
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        title="Open the screenshot"
-        className="block w-64 overflow-hidden rounded-lg border border-zinc-200 bg-zinc-50 hover:border-zinc-400"
-      >
-        <img
-          src={imageUrl(shot.id)}
-          alt={description}
-          loading="lazy"
-          width={shot.width}
-          height={shot.height}
-          className="h-auto w-full"
-        />
-      </button>
-      <ImageViewerDialog
-        image={open ? image : undefined}
-        title="Screenshot"
-        description={description}
-        onClose={() => setOpen(false)}
-      />
-    </>
+    <ZoomableImage
+      image={{ id: shot.id, width: shot.width, height: shot.height }}
+      description={`Screenshot of ${page.url}`}
+      viewerTitle="Screenshot"
+      className="w-64 rounded-lg"
+      imageClassName="h-auto w-full"
+    />
   )
 }
 
