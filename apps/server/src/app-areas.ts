@@ -1,6 +1,8 @@
 import path from 'node:path'
 import type { DatabaseHandle } from '@sprout/db/database.ts'
+import { createAppMailRelay } from './app-runtime/app-mail.ts'
 import { connectAppProcesses, type DevboxesOption } from './app-runtime/connect-app-processes.ts'
+import { findApplicationSlug } from './applications/service.ts'
 import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
 import { createSetupLink } from './auth/setup-link.ts'
@@ -10,6 +12,7 @@ import { createUserStreams } from './auth/user-streams.ts'
 import { createLeadership } from './cluster/leader.ts'
 import { boxesHomeOf } from './config/boxes-home.ts'
 import type { Config } from './config/config.ts'
+import { createAppIdentitySigner } from './devboxes/hand-off/app-identity.ts'
 import { createErrorMonitoring } from './error-monitoring/error-monitoring.ts'
 import { createPreviewModuleReader } from './error-monitoring/preview-modules.ts'
 import { createSymbolicator } from './error-monitoring/symbolicate.ts'
@@ -81,7 +84,20 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
       ),
     ),
   })
-  const appProcesses = connectAppProcesses({ devboxes, vault, errorReporting, integrationDeps })
+  // Signs who calls an app, for the apps and preview hosts; its keys are served to apps (decision 046).
+  const appIdentity = createAppIdentitySigner(authSecret, origins.product)
+  const appProcesses = connectAppProcesses({
+    devboxes,
+    vault,
+    errorReporting,
+    integrationDeps,
+    appIdentityKeys: appIdentity.jwks,
+    mail: createAppMailRelay({ db, mailer }),
+    appOrigins: async (applicationId) => {
+      const slug = await findApplicationSlug(db, applicationId)
+      return slug ? [origins.preview(slug), origins.apps(slug)] : []
+    },
+  })
   const conversations = createConversationRuntime({
     database,
     config,
@@ -112,6 +128,7 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     authCache,
     userStreams,
     memberships: authCache.memberships,
+    appIdentity,
     vault,
     integrationDeps,
     errorIngest,

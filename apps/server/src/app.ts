@@ -143,7 +143,10 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
     },
     details: async (context, applicationId) => ({ dsn: await errorDsn(context, applicationId) }),
   }
-  app.route('/', applicationRoutes({ db, config, origins, memberships, lifecycle }))
+  app.route(
+    '/',
+    applicationRoutes({ db, config, origins, memberships, authCache: areas.authCache, lifecycle }),
+  )
   const stopRun = async (conversationId: string) => {
     if (await runtime.runs.interrupt(conversationId))
       await runtime.runs.settleInterrupted(conversationId)

@@ -37,6 +37,7 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
     'error_reports_list',
     "getAccessToken('linear')",
     'integration_guide',
+    'await currentUser(c)',
   ]) {
     expect(fullStack).toContain(rule)
   }
@@ -44,5 +45,6 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
   expect(clientOnly).toContain('This app has no server side')
   expect(clientOnly).not.toContain('server_logs')
   expect(clientOnly).not.toContain('getAccessToken')
+  expect(clientOnly).not.toContain('currentUser')
   expect(clientOnly).not.toContain('DATABASE_URL')
 })

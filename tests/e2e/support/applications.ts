@@ -20,16 +20,20 @@ async function personalOrganizationId(page: Page): Promise<string> {
 }
 
 /**
- * Creates an application in the signed-in user's personal organization through the API (the UI
- * flow has its own test), and waits until its dev box is ready.
+ * Creates an application in the signed-in user's personal organization (or `organizationId`)
+ * through the API (the UI flow has its own test), and waits until its dev box is ready.
  */
 export async function createApplicationViaApi(
   page: Page,
   name: string,
   description = 'A tiny todo list',
+  organizationId?: string,
 ): Promise<CreatedApplication> {
   const baseURL = new URL(page.url()).origin
-  const headers = { Origin: baseURL, 'Organization-ID': await personalOrganizationId(page) }
+  const headers = {
+    Origin: baseURL,
+    'Organization-ID': organizationId ?? (await personalOrganizationId(page)),
+  }
   const created = await page.request.post('/api/applications', {
     headers,
     data: { name, initial_prompt: description, model: 'demo' },

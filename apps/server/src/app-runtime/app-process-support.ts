@@ -19,13 +19,14 @@ export function reachesSproutInternal(confinement: DevboxConfinement | undefined
 
 /**
  * What an app's servers receive: the vault's values, SENTRY_DSN
- * (docs/architecture/devbox.md "Error reports"), SPROUT_APP_TOKEN and SPROUT_INTERNAL_URL (decision
+ * (docs/architecture/devbox.md "Error reports"), SPROUT_APP_TOKEN, SPROUT_INTERNAL_URL, SPROUT_APP_ORIGINS (decision
  * 019), and the answers to their sprout.internal requests.
  */
 export function createAppProcessSupport(input: {
   vault: Pick<Vault, 'secretsOf'>
   errorReporting: ErrorReporting
   integrations: InternalIntegrations
+  appOrigins: (applicationId: string) => Promise<string[]>
   /** PUBLIC_URL, reached instead of sprout.internal by boxes without an egress proxy. */
   publicUrl: string
   viaEgress: boolean
@@ -39,6 +40,8 @@ export function createAppProcessSupport(input: {
         ...(dsn ? { SENTRY_DSN: viaEgress ? internalDsn(dsn) : dsn } : {}),
         SPROUT_APP_TOKEN: await integrations.appTokens.tokenFor(applicationId),
         SPROUT_INTERNAL_URL: viaEgress ? 'http://sprout.internal' : `${publicUrl}/internal`,
+        // The exact origins the app is served at: the starter's auth kit trusts these alone.
+        SPROUT_APP_ORIGINS: (await input.appOrigins(applicationId)).join(','),
       }
     },
     handleInternalRequest: (applicationId, request, response) =>

@@ -163,6 +163,12 @@ describe("an app's server gets its organization's tokens in a real box", {
   })
 
   it('a deployed server gets the token the same way', async () => {
+    await setup.harness.request(`/api/applications/${setup.applicationId}`, {
+      method: 'PATCH',
+      user: setup.owner,
+      headers: { 'organization-id': setup.organizationId },
+      body: JSON.stringify({ visibility: 'public' }),
+    })
     const deploy = await setup.harness.request(`/api/applications/${setup.applicationId}/deploy`, {
       method: 'POST',
       user: setup.owner,

@@ -2,6 +2,7 @@ import type { AppProcessSupportFor, DevboxRuntime } from '../devboxes/runtime/de
 import type { ErrorReporting } from '../error-monitoring/service.ts'
 import { freshAccessToken } from '../integrations/service.ts'
 import type { Vault } from '../vault/service.ts'
+import type { AppMailRelay } from './app-mail.ts'
 import { createAppProcessSupport, reachesSproutInternal } from './app-process-support.ts'
 import { createAppTokens } from './app-tokens.ts'
 import type { InternalIntegrations } from './internal-requests.ts'
@@ -20,8 +21,15 @@ export function connectAppProcesses(input: {
   errorReporting: ErrorReporting
   /** The organization's connections, reached with the app token (decision 019); PUBLIC_URL. */
   integrationDeps: Parameters<typeof freshAccessToken>[0]
+  /** The public keys of apps' identity tokens, served at sprout.internal (decision 046). */
+  appIdentityKeys: { keys: object[] }
+  mail: AppMailRelay
+  /** The app's origins (preview and deploy), for SPROUT_APP_ORIGINS. */
+  appOrigins: (applicationId: string) => Promise<string[]>
 }) {
   const integrations: InternalIntegrations = {
+    appIdentityKeys: input.appIdentityKeys,
+    mail: input.mail,
     appTokens: createAppTokens(input.integrationDeps.db, input.integrationDeps.keyring),
     accessToken: (organizationId, serviceName) =>
       freshAccessToken(input.integrationDeps, organizationId, serviceName),
@@ -33,6 +41,7 @@ export function connectAppProcesses(input: {
             vault: input.vault,
             errorReporting: input.errorReporting,
             integrations,
+            appOrigins: input.appOrigins,
             publicUrl: input.integrationDeps.publicUrl,
             viaEgress: reachesSproutInternal(confinement),
           }),

@@ -30,6 +30,9 @@ const accessToken: AccessTokenSource = async (organizationId, service) => {
  * decision 019: `GET /integrations/{service}/token` at sprout.internal, with the box's own
  * SPROUT_APP_TOKEN, is the one thing that token opens.
  */
+/** These tests ask for tokens only; app mail has tests of its own (app-mail.test.ts). */
+const noMail = { configured: () => false, perHour: 0, send: async () => 'queued' as const }
+
 describe('the integration token route of sprout.internal', () => {
   let database: DatabaseHandle
   let appTokens: AppTokens
@@ -66,6 +69,8 @@ describe('the integration token route of sprout.internal', () => {
       void handleInternalRequest(boxApplication, request, response, undefined, {
         appTokens,
         accessToken,
+        appIdentityKeys: { keys: [] },
+        mail: noMail,
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -157,7 +162,12 @@ describe('the integration token route of sprout.internal', () => {
   })
 
   it('at PUBLIC_URL (boxes without a network of their own) the token alone says which app asks', async () => {
-    const routes = appRuntimeRoutes({ appTokens, accessToken })
+    const routes = appRuntimeRoutes({
+      appTokens,
+      accessToken,
+      appIdentityKeys: { keys: [] },
+      mail: noMail,
+    })
     routes.onError(onError)
     const [, second] = apps as [string, string]
     const token = await appTokens.tokenFor(second)

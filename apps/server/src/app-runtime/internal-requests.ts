@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { APP_MAIL_BODY_MAX_BYTES, APP_MAIL_PATH } from '@sprout/protocol/api/app-mail.ts'
+import { APP_IDENTITY_JWKS_PATH } from '@sprout/protocol/api/app-visibility.ts'
 import type { ErrorReporting } from '../error-monitoring/service.ts'
 import { readBody } from '../http/read-body.ts'
+import { type AppMailRelay, answerMailRequest } from './app-mail.ts'
 import type { AppTokens } from './app-tokens.ts'
 import {
   type AccessTokenSource,
@@ -21,13 +24,22 @@ export function internalDsn(dsn: string): string {
   return `http://${url.username}@${internalHost}${url.pathname}`
 }
 
-/** What answers `GET /integrations/{service}/token` (decision 019). */
-export type InternalIntegrations = { appTokens: AppTokens; accessToken: AccessTokenSource }
+/**
+ * What answers `GET /integrations/{service}/token` (decision 019), and the key set apps verify
+ * their callers' identity with (`GET /.well-known/jwks.json`, decision 046).
+ */
+export type InternalIntegrations = {
+  appTokens: AppTokens
+  accessToken: AccessTokenSource
+  appIdentityKeys: { keys: object[] }
+  /** `POST /mail`: the app's own messages through Sprout's outbox (decision 046). */
+  mail: AppMailRelay
+}
 
 /**
  * A box's request to `http://sprout.internal`: only `POST /api/{project}/envelope/` of its own
- * application and `GET /integrations/{service}/token` with its own app token are answered; anything
- * else is a 404, so nothing else of Sprout is reachable through the name.
+ * application, `GET /integrations/{service}/token` with its own app token and the public key set
+ * of apps' identity tokens are answered; anything else is a 404, so nothing else of Sprout is reachable through the name.
  */
 export async function handleInternalRequest(
   applicationId: string | undefined,
@@ -40,10 +52,36 @@ export async function handleInternalRequest(
     request.resume()
     response.writeHead(404, { 'content-type': 'text/plain' })
     response.end(
-      `Only POST /api/{project}/envelope/ (error reports) and GET /integrations/{service}/token are served at ${internalHost}\n`,
+      `Only POST /api/{project}/envelope/ (error reports), GET /integrations/{service}/token, POST ${APP_MAIL_PATH} and GET ${APP_IDENTITY_JWKS_PATH} are served at ${internalHost}\n`,
     )
   }
   const url = new URL(request.url ?? '/', `http://${internalHost}`)
+  if (url.pathname === APP_IDENTITY_JWKS_PATH && request.method === 'GET' && integrations) {
+    request.resume()
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'cache-control': 'public, max-age=300',
+    })
+    response.end(JSON.stringify(integrations.appIdentityKeys))
+    return
+  }
+  if (url.pathname === APP_MAIL_PATH && request.method === 'POST' && integrations) {
+    const body = await readBody(request, APP_MAIL_BODY_MAX_BYTES)
+    const answer = await answerMailRequest({
+      authorization: request.headers.authorization,
+      body: body?.toString('utf8'),
+      box: { applicationId },
+      appTokens: integrations.appTokens,
+      relay: integrations.mail,
+    })
+    response.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...(body ? {} : { connection: 'close' }),
+    })
+    response.end(JSON.stringify(answer.body))
+    return
+  }
   const service = serviceOfTokenPath(url.pathname)
   if (service && request.method === 'GET' && integrations) {
     request.resume()

@@ -71,6 +71,7 @@ describe('applications', { timeout: 180_000 }, () => {
     expect(list[0]?.prod_url).toBeUndefined()
 
     const appsHost = new URL(list[0]?.preview_url ?? '').host.replace('.preview.', '.apps.')
+    await setup.setVisibility(id, 'public')
     expect((await rawRequest(setup.harness.port, appsHost, '/')).status).toBe(404)
 
     const deploy = await setup.harness.request(`/api/applications/${id}/deploy`, {

@@ -1,7 +1,8 @@
 import type { Database } from '@sprout/db/database.ts'
+import { updateApplicationRequestSchema } from '@sprout/protocol/api/app-visibility.ts'
 import { createApplicationRequestSchema } from '@sprout/protocol/api/applications.ts'
 import { Hono } from 'hono'
-import type { MembershipCache } from '../auth/auth-cache.ts'
+import type { AuthCache, MembershipCache } from '../auth/auth-cache.ts'
 import type { Config } from '../config/config.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import type { Origins } from '../http/origins.ts'
@@ -16,6 +17,7 @@ import {
   getApplication,
   listApplications,
 } from './service.ts'
+import { updateApplicationVisibility } from './visibility.ts'
 
 /**
  * What the areas above applications do when one is created, shown or deleted (its dev box, its
@@ -35,6 +37,8 @@ export type ApplicationRoutesOptions = {
   config: Config
   origins: Origins
   memberships: MembershipCache
+  /** Flushed on a visibility change, so every instance's apps host reads it at once. */
+  authCache: Pick<AuthCache, 'flush'>
   lifecycle: ApplicationLifecycle
 }
 
@@ -68,6 +72,14 @@ export function applicationRoutes(options: ApplicationRoutesOptions) {
       ...application,
       ...(await lifecycle.details(contextOf(context.var), application.id)),
     })
+  })
+
+  app.patch('/api/applications/:id', async (context) => {
+    const input = await parseJsonBody(context, updateApplicationRequestSchema)
+    const requestContext = { ...contextOf(context.var), flushAccess: options.authCache.flush }
+    return context.json(
+      await updateApplicationVisibility(requestContext, context.req.param('id'), input),
+    )
   })
 
   app.delete('/api/applications/:id', async (context) => {

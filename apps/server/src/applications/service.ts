@@ -7,6 +7,7 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { notFound } from '../http/app-error.ts'
 import type { RequestContext } from '../http/request-context.ts'
+import { defaultVisibility, visibilityChoices } from './visibility-choices.ts'
 
 export type ApplicationRecord = typeof applications.$inferSelect
 
@@ -55,6 +56,9 @@ function present(context: RequestContext, record: ApplicationRecord, live: boole
     ...(live ? { prod_url: context.origins.apps(record.slug) } : {}),
     model: record.model,
     created_at: record.createdAt.toISOString(),
+    visibility: record.visibility,
+    allowed_emails: record.allowedEmails,
+    visibility_choices: visibilityChoices(context.organization),
   }
 }
 
@@ -86,6 +90,7 @@ export async function createApplicationRecord(
       slug: slugFor(name),
       initialPrompt: input.initialPrompt,
       model: input.model,
+      visibility: defaultVisibility(context.organization),
       createdBy: context.userId,
     })
     .returning()
@@ -120,6 +125,16 @@ export async function findApplicationBySlug(
     .where(eq(applications.slug, slug))
     .limit(1)
   return rows[0]
+}
+
+/** The host label of an application's origins, whoever asks (the app's own processes). */
+export async function findApplicationSlug(db: Database, applicationId: string) {
+  const rows = await db
+    .select({ slug: applications.slug })
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .limit(1)
+  return rows[0]?.slug
 }
 
 /** The caller's organization's application, or a 404 (never another tenant's). */

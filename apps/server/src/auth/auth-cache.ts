@@ -69,14 +69,20 @@ export function createAuthCache(database: DatabaseHandle, options: { ttlMs?: num
   const instanceId = randomUUID()
   const sessions = new TtlCache<ResolvedSession>(ttlMs, 20_000)
   const memberships: MembershipCache = new TtlCache(ttlMs, 50_000)
+  const flushed = new Set<() => void>()
   const flushLocal = () => {
     sessions.clear()
     memberships.clear()
+    for (const listener of flushed) listener()
   }
   let stopListening: (() => Promise<void>) | undefined
   return {
     sessions,
     memberships,
+    /** Another cache of who may do what (the apps host's, decision 046) is cleared with these. */
+    onFlush: (listener: () => void) => {
+      flushed.add(listener)
+    },
     start: async () => {
       // A flush notified while the listener was reconnecting is lost: flush on reconnect.
       stopListening = await database.listen(

@@ -1,7 +1,10 @@
 import { boxIdentityKeyFrom } from '@sprout/devbox/egress/box-identity.ts'
+import type { AuthCache } from '../auth/auth-cache.ts'
 import type { Config } from '../config/config.ts'
 import type { ErrorReporting } from '../error-monitoring/service.ts'
+import { createAppAccess } from './deploys/app-access.ts'
 import { createAppsHost } from './deploys/apps-host.ts'
+import type { AppIdentitySigner } from './hand-off/app-identity.ts'
 import { createInternalHost } from './internal-host.ts'
 import { createPreviewHost, type PreviewHostOptions } from './preview-host/preview-host.ts'
 
@@ -14,9 +17,13 @@ export function createHosts(
     config: Pick<Config, 'maxBodyBytes' | 'devbox'>
     deploysDir: string
     errorReporting: ErrorReporting
+    authCache: Pick<AuthCache, 'onFlush'>
+    appIdentity: AppIdentitySigner
   },
 ) {
   const { db, origins, authSecret, memberships, devboxes, errorReporting } = input
+  const { appIdentity } = input
+  const access = createAppAccess({ db, memberships, authCache: input.authCache })
   return {
     previewHost: createPreviewHost({
       db,
@@ -25,9 +32,14 @@ export function createHosts(
       memberships,
       devboxes,
       errorReporting,
+      identity: { signer: appIdentity, access },
     }),
     appsHost: createAppsHost({
       db,
+      origins,
+      authSecret,
+      access,
+      identity: appIdentity,
       deploysDir: input.deploysDir,
       appServers: devboxes.appServers,
       maxBodyBytes: input.config.maxBodyBytes,

@@ -11,7 +11,12 @@ import { insertMail } from './outbox.ts'
 import { createSmtpSender, defaultSmtpTimeouts, type SmtpTimeouts } from './smtp-sender.ts'
 
 /** What a message is for (docs/product/mail.md). */
-export type MailKind = 'password-reset' | 'email-verification' | 'invitation' | 'email-change'
+export type MailKind =
+  | 'password-reset'
+  | 'email-verification'
+  | 'invitation'
+  | 'email-change'
+  | 'app-mail'
 
 export type OutgoingMail = {
   kind: MailKind
@@ -19,6 +24,10 @@ export type OutgoingMail = {
   subject: string
   text: string
   html: string
+  /** The app whose message it is (app-mail). */
+  applicationId?: string
+  /** The display name before MAIL_FROM's address (app-mail: the app's name). */
+  fromName?: string
 }
 
 export type Mailer = {
@@ -64,8 +73,8 @@ export function createMailer(options: {
     enqueue: async (mail) => {
       // Without SMTP nothing is kept: a link written now must not go out when SMTP is set later.
       if (!worker) return
-      const { kind, to: recipient, subject, text, html } = mail
-      await insertMail(db, { kind, recipient, subject, text, html })
+      const { to: recipient, ...rest } = mail
+      await insertMail(db, { recipient, ...rest })
       worker.wake()
     },
     wake: () => worker?.wake(),

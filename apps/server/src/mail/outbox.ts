@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Database } from '@sprout/db/database.ts'
 import { schema } from '@sprout/db/schema.ts'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gte, sql } from 'drizzle-orm'
 
 /**
  * The outbox's rows as the worker sees them (docs/product/mail.md "Outbox"). A message is
@@ -16,17 +16,29 @@ export type ClaimedMail = {
   textBody: string
   htmlBody: string
   attempts: number
+  /** The display name before MAIL_FROM's address (an app's name for its own mail). */
+  fromName: string | null
 }
 
 const outbox = schema.mailOutbox
 
 export async function insertMail(
   db: Database,
-  mail: { kind: string; recipient: string; subject: string; text: string; html: string },
+  mail: {
+    kind: string
+    recipient: string
+    subject: string
+    text: string
+    html: string
+    applicationId?: string
+    fromName?: string
+  },
 ) {
   await db.insert(outbox).values({
     id: randomUUID(),
     kind: mail.kind,
+    applicationId: mail.applicationId,
+    fromName: mail.fromName,
     recipient: mail.recipient,
     subject: mail.subject,
     textBody: mail.text,
@@ -41,6 +53,7 @@ type ClaimedRow = {
   text_body: string
   html_body: string
   attempts: number
+  from_name: string | null
 }
 
 /** The oldest due message, taken for `leaseMs` (nobody else takes it meanwhile), or undefined. */
@@ -55,7 +68,7 @@ export async function claimDueMail(
       select id from mail_outbox
       where status = 'pending' and next_attempt_at <= now()
       order by next_attempt_at, created_at limit 1 for update skip locked)
-    returning id, recipient, subject, text_body, html_body, attempts`)
+    returning id, recipient, subject, text_body, html_body, attempts, from_name`)
   const row = (result as unknown as { rows: ClaimedRow[] }).rows[0]
   if (!row) return undefined
   return {
@@ -65,7 +78,17 @@ export async function claimDueMail(
     textBody: row.text_body,
     htmlBody: row.html_body,
     attempts: Number(row.attempts),
+    fromName: row.from_name,
   }
+}
+
+/** How many messages an app has had relayed since `since` (its rate limit, decision 046). */
+export async function countAppMailSince(db: Database, applicationId: string, since: Date) {
+  const rows = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(outbox)
+    .where(and(eq(outbox.applicationId, applicationId), gte(outbox.createdAt, since)))
+  return Number(rows[0]?.count ?? 0)
 }
 
 /** Sent: the bodies, which hold single-use links, are not kept. */

@@ -50,6 +50,16 @@ function transportOptions(mail: Config['mail'], timeouts: SmtpTimeouts) {
   }
 }
 
+/**
+ * MAIL_FROM, or its address under another display name (an app's own mail goes out as
+ * 'Guest book <noreply@example.com>'); nodemailer encodes the name, never parsed as addresses.
+ */
+function fromOf(mailFrom: string, fromName: string | null) {
+  if (!fromName) return mailFrom
+  const address = /<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim()
+  return { name: headerText(fromName).slice(0, 100), address }
+}
+
 export type SmtpSender = {
   send: (mail: ClaimedMail, signal: AbortSignal) => Promise<void>
   close: () => void
@@ -69,7 +79,7 @@ export function createSmtpSender(mail: Config['mail'], timeouts: SmtpTimeouts): 
         throw new UnsendableMailError('The recipient is not one email address')
       }
       await (await transportOf()).sendMail({
-        from: mail.from,
+        from: fromOf(mail.from, message.fromName),
         // An address object is never parsed as a list: the envelope names this one recipient.
         to: { name: '', address: message.recipient },
         subject: headerText(message.subject),

@@ -18,6 +18,15 @@ export type OrganizationHarness = {
   createReadyApplication: (prompt: string) => Promise<string>
   /** A ready application with its preview URL and that URL's host. */
   createPreviewedApplication: (prompt: string) => Promise<PreviewedApplication>
+  /**
+   * Sets who may open the app's deploy, as the owner (an organization's apps are for its members
+   * by default; tests of a deploy's behaviour open it to anyone).
+   */
+  setVisibility: (
+    applicationId: string,
+    visibility: 'public' | 'organization' | 'people',
+    allowedEmails?: string[],
+  ) => Promise<void>
 }
 
 export type PreviewedApplication = { id: string; previewUrl: string; host: string }
@@ -89,6 +98,13 @@ export function useOrganizationHarness(
     request,
     createApplication,
     createReadyApplication,
+    setVisibility: async (applicationId, visibility, allowedEmails) => {
+      const answer = await request(`/api/applications/${applicationId}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ visibility, allowed_emails: allowedEmails }),
+      })
+      if (answer.status !== 200) throw new Error(`visibility not set: ${await answer.text()}`)
+    },
     createPreviewedApplication: async (prompt) => {
       const id = await createReadyApplication(prompt)
       const details = await request(`/api/applications/${id}`)

@@ -315,6 +315,13 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: ({ application }) => ({ path: `/api/applications/${application.id}` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
+  'PATCH /api/applications/:id': {
+    request: ({ application }) => ({
+      path: `/api/applications/${application.id}`,
+      init: json({ visibility: 'organization' }),
+    }),
+    expect: { ...everyoneSignedIn(403), organizationAdmin: 200, otherOrganization: 404 },
+  },
   'DELETE /api/applications/:id': {
     request: async ({ createApplication }) => ({
       path: `/api/applications/${await createApplication()}`,

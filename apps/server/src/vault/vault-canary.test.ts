@@ -169,7 +169,14 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     expect(logsText).toContain('my key is [secret CANARY_TOKEN]')
     expect(logsText).not.toContain(canary)
 
-    // Built and deployed, the production server has it and prints it; nothing Sprout says does.
+    // Built and deployed (open to anyone), the production server has it and prints it; nothing
+    // Sprout says does.
+    await chat.harness.request(`/api/applications/${chat.applicationId}`, {
+      method: 'PATCH',
+      user: chat.actor.user,
+      headers: { 'organization-id': chat.actor.organizationId },
+      body: JSON.stringify({ visibility: 'public' }),
+    })
     const deploy = await chat.harness.request(`/api/applications/${chat.applicationId}/deploy`, {
       method: 'POST',
       user: chat.actor.user,

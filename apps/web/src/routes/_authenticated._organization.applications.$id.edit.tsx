@@ -130,6 +130,7 @@ function BuilderPage() {
               <PreviewActions
                 applicationId={data.id}
                 deployed={Boolean(data.prod_url)}
+                access={data}
                 history={history}
                 agentRunning={agentRunning}
               />

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { organization, user } from './auth.ts'
 
 export const applications = pgTable(
@@ -13,6 +13,15 @@ export const applications = pgTable(
     slug: text('slug').notNull().unique(),
     initialPrompt: text('initial_prompt').notNull(),
     model: text('model').notNull(),
+    /**
+     * Who may open its deploy (docs/product/deploys.md "Who may open a deploy"): `public`,
+     * `organization` or `people`; rows from before visibility existed stay public.
+     */
+    visibility: text('visibility', { enum: ['public', 'organization', 'people'] })
+      .default('public')
+      .notNull(),
+    /** With `people`: the email addresses, lower-cased, that may open it. */
+    allowedEmails: jsonb('allowed_emails').$type<string[]>().default([]).notNull(),
     createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { applications } from './applications.ts'
 
 /**
  * Mail waiting to be sent, and what became of it (docs/product/mail.md). A message is written
@@ -8,8 +9,17 @@ export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: text('id').primaryKey(),
-    /** What the message is for: password-reset, email-verification, invitation, email-change. */
+    /**
+     * What the message is for: password-reset, email-verification, invitation, email-change, or
+     * app-mail (an app's own message relayed through sprout.internal, decision 046).
+     */
     kind: text('kind').notNull(),
+    /** The app an app-mail message came from (its rate limit counts these). */
+    applicationId: text('application_id').references(() => applications.id, {
+      onDelete: 'cascade',
+    }),
+    /** The sender's display name before MAIL_FROM's address: the app's name for app-mail. */
+    fromName: text('from_name'),
     recipient: text('recipient').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
@@ -24,5 +34,8 @@ export const mailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (table) => [index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt)],
+  (table) => [
+    index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
+    index('mail_outbox_application_idx').on(table.applicationId, table.createdAt),
+  ],
 )

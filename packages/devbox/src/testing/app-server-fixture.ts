@@ -5,7 +5,7 @@ import { instanceIdPrefix } from '../app-servers/instance-id.ts'
 
 /**
  * A dependency-free full-stack app standing in for templates/fullstack in tests; its /api routes
- * (health, crash, leak, reach, tamper, shell, …) are listed in its server source below. Build-time
+ * (health, crash, leak, reach, tamper, shell, whoami, …) are listed in its server source below. Build-time
  * switches: src/fail-start, src/never-healthy, src/endless-health (a health answer without end)
  * and src/trickle-health (a byte a second).
  */
@@ -113,6 +113,11 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "    catch (error) { output = String(error.stdout ?? '') + String(error.stderr ?? error.message) }",
     '    json(response, 200, { output })',
     '  },',
+    "  'GET /api/whoami': (request, response) => json(response, 200, {",
+    "    identity: request.headers['x-sprout-identity'] ?? null,",
+    '    cookie: request.headers.cookie ?? null,',
+    "    forwardedHost: request.headers['x-forwarded-host'] ?? null,",
+    '  }),',
     "  'POST /api/echo': async (request, response) =>",
     '    json(response, 200, { bytes: (await readBody(request)).length }),',
     '}',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { APP_VISIBILITIES } from './app-visibility.ts'
 import { MODEL_ID_MAX, maxText, URL_MAX } from './input-limits.ts'
 
 export const APPLICATION_NAME_MAX = 80
@@ -32,6 +33,11 @@ export const applicationSchema = z.object({
   created_at: z.string(),
   /** Where the app's Sentry SDKs report (docs/product/error-monitoring.md "DSN"); one application's read. */
   dsn: z.string().optional(),
+  /** Who may open its deploy (docs/product/deploys.md "Who may open a deploy"). */
+  visibility: z.enum(APP_VISIBILITIES),
+  allowed_emails: z.array(z.string()),
+  /** What the caller may set it to; empty when they may not change it (not an admin). */
+  visibility_choices: z.array(z.enum(APP_VISIBILITIES)),
 })
 export type Application = z.infer<typeof applicationSchema>
 

@@ -1,7 +1,6 @@
 // The apps host with production servers, over real HTTP against real boxes and real server
 // processes (docs/architecture/devbox.md, "Production servers").
 import { existsSync } from 'node:fs'
-import http from 'node:http'
 import path from 'node:path'
 import {
   appServerProcesses,
@@ -10,7 +9,7 @@ import {
 import { waitFor } from '@sprout/devbox/testing/devbox-support.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useOrganizationHarness } from '../../testing/organization-harness.ts'
-import { type RawResponse, rawRequest, readRawResponse } from '../../testing/raw-request.ts'
+import { type RawResponse, rawRequest, sendRaw } from '../../testing/raw-request.ts'
 
 const maxBodyBytes = 64 * 1024
 
@@ -26,6 +25,7 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
 
   const createApplication = async (prompt: string, files: Record<string, string>) => {
     const id = await setup.createReadyApplication(prompt)
+    await setup.setVisibility(id, 'public')
     const box = setup.harness.devboxes.box(id)
     for (const [name, content] of Object.entries(files)) await box?.files.write(name, content)
     const details = await setup.request(`/api/applications/${id}`)
@@ -215,38 +215,3 @@ describe('apps host with production servers', { timeout: 240_000 }, () => {
     expect(existsSync(path.join(setup.harness.config.dataDir, 'deploys', apps.full.id))).toBe(false)
   })
 })
-
-/** A request with a body to 127.0.0.1 under any Host (declared length, or chunked). */
-function sendRaw(
-  port: number,
-  host: string,
-  requestPath: string,
-  options: { method: string; body?: string; chunked?: boolean },
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        hostname: '127.0.0.1',
-        port,
-        path: requestPath,
-        method: options.method,
-        headers: {
-          host,
-          ...(options.chunked || options.body === undefined
-            ? {}
-            : { 'content-length': Buffer.byteLength(options.body) }),
-        },
-      },
-      (response) => resolve(readRawResponse(response)),
-    )
-    request.on('error', reject)
-    if (options.chunked && options.body) {
-      // Two writes without a declared length: the limit must hold for a streamed body too.
-      const half = Math.floor(options.body.length / 2)
-      request.write(options.body.slice(0, half))
-      request.end(options.body.slice(half))
-    } else {
-      request.end(options.body)
-    }
-  })
-}

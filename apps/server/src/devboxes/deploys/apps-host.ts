@@ -7,13 +7,15 @@ import { AppServerStartError } from '@sprout/devbox/app-servers/app-server-insta
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { currentDeployId } from '@sprout/devbox/deploy.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
-import { findApplicationBySlug } from '../../applications/service.ts'
-import { TtlCache } from '../../auth/auth-cache.ts'
 import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
 import { injectIntoHtml, reporterScriptTag } from '../../error-monitoring/reporter/service.ts'
 import type { ErrorReporting } from '../../error-monitoring/service.ts'
+import type { Origins } from '../../http/origins.ts'
+import type { AppIdentitySigner, AppVisitor } from '../hand-off/app-identity.ts'
 import { sendHostPage } from '../preview-host/host-pages.ts'
 import { proxyHttp } from '../preview-host/proxy.ts'
+import type { AppAccess } from './app-access.ts'
+import { createAppAccessGate } from './app-access-gate.ts'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -67,12 +69,18 @@ async function sendPage(
 }
 
 /**
- * `{slug}.APPS_DOMAIN`: the app's current production build, public. Static files are served
- * from the deploy folder; `/api` and `/api/*` go to the app's production server, started on
- * the request when it is not running (docs/architecture/devbox.md, "Production servers").
+ * `{slug}.APPS_DOMAIN`: the app's current production build, for whoever its visibility lets in
+ * (docs/decisions/046-private-apps-and-app-identity.md). Static files are served from the deploy
+ * folder; `/api` and `/api/*` go to the app's production server with the caller's signed
+ * identity, started on the request when it is not running (docs/architecture/devbox.md,
+ * "Production servers").
  */
 export function createAppsHost(options: {
   db: Database
+  origins: Origins
+  authSecret: string
+  access: AppAccess
+  identity: AppIdentitySigner
   deploysDir: string
   appServers?: AppServerManager
   /** MAX_BODY_BYTES: the limit on a body sent to an app's server. */
@@ -80,12 +88,13 @@ export function createAppsHost(options: {
   /** The reporter in every deployed page and its tunnel (docs/product/error-monitoring.md). */
   errorReporting?: ErrorReporting
 }) {
-  const idBySlug = new TtlCache<string | null>(5000, 10_000)
+  const gate = createAppAccessGate(options)
 
   const handleApi = async (
     request: IncomingMessage,
     response: ServerResponse,
     applicationId: string | null,
+    identity: string | undefined,
   ) => {
     let lease: Awaited<ReturnType<AppServerManager['acquire']>>
     try {
@@ -101,6 +110,7 @@ export function createAppsHost(options: {
     proxyHttp(request, response, lease.target, {
       maxBodyBytes: options.maxBodyBytes,
       unavailable: serverUnavailable,
+      identity,
     })
   }
 
@@ -108,20 +118,28 @@ export function createAppsHost(options: {
     handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
       const pathname = (request.url ?? '/').split('?')[0] ?? '/'
       const toServer = pathname === '/api' || pathname.startsWith('/api/')
-      const applicationId = await idBySlug.getOrLoad(
-        slug,
-        async () => (await findApplicationBySlug(options.db, slug))?.id ?? null,
-      )
+      if (await gate.handleCallback(request, response, slug)) return
+      const application = await options.access.application(slug)
+      const applicationId = application?.id ?? null
       const reporting = options.errorReporting
       if (await handleReporterRequest(request, response, applicationId ?? undefined, reporting)) {
         return
+      }
+      let visitor: AppVisitor | undefined
+      if (application) {
+        const admitted = await gate.admit(request, response, slug, application)
+        if (!admitted) return
+        visitor = admitted.visitor
       }
       if (!toServer && request.method !== 'GET' && request.method !== 'HEAD') {
         response.writeHead(405, { allow: 'GET, HEAD' })
         response.end()
         return
       }
-      if (toServer) return handleApi(request, response, applicationId)
+      if (toServer) {
+        const identity = visitor && options.identity.tokenFor(visitor, options.origins.apps(slug))
+        return handleApi(request, response, applicationId, identity)
+      }
       const file = applicationId
         ? await resolveDeployFile(options.deploysDir, applicationId, request.url ?? '/')
         : undefined

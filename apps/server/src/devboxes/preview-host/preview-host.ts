@@ -14,6 +14,8 @@ import {
 import type { ErrorReporting } from '../../error-monitoring/service.ts'
 import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'
+import type { AppAccess } from '../deploys/app-access.ts'
+import type { AppIdentitySigner } from '../hand-off/app-identity.ts'
 import {
   PREVIEW_COOKIE,
   signPreviewSession,
@@ -24,6 +26,7 @@ import { redeemDevboxToken } from '../hand-off/service.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
+import { readCookie } from './read-cookie.ts'
 import { handleSelectOverlayRequest, selectOverlayTag } from './select-overlay.ts'
 
 export const CALLBACK_PATH = '/__sprout/auth/callback'
@@ -49,13 +52,8 @@ export type PreviewHostOptions = {
   devboxes: DevboxRuntime
   /** The reporter injected into pages and its tunnel (docs/product/error-monitoring.md). */
   errorReporting?: ErrorReporting
-}
-
-function readCookie(request: IncomingMessage, name: string): string | undefined {
-  for (const part of request.headers.cookie?.split(/;\s*/) ?? []) {
-    if (part.startsWith(`${name}=`)) return part.slice(name.length + 1)
-  }
-  return undefined
+  /** Tells the dev server who calls (decision 046), as the apps host tells a deploy's server. */
+  identity?: { signer: AppIdentitySigner; access: Pick<AppAccess, 'visitor'> }
 }
 
 /** A page goes to the /auth/devbox hand-off (`urlOf`: the page's address); anything else is refused. */
@@ -89,6 +87,7 @@ async function serveDevServer(
   applicationId: string,
   options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting' | 'origins'> & {
     gaps: PreviewGaps
+    identity: string | undefined
   },
 ) {
   const wantsPage = (request.headers.accept ?? '').includes('text/html')
@@ -112,6 +111,7 @@ async function serveDevServer(
   proxyHttp(request, response, target, {
     injectIntoPages: selectOverlayTag(options.origins.product) + reporter,
     onUnavailable: () => options.gaps.mark(applicationId),
+    identity: options.identity,
   })
 }
 
@@ -148,6 +148,25 @@ function tunnellable(request: IncomingMessage) {
 }
 
 /**
+ * The signed identity of the member calling the app's server (`/api`, decision 046); modules and
+ * pages need none, so the hot path pays nothing for it.
+ */
+async function identityFor(
+  request: IncomingMessage,
+  slug: string,
+  application: ApplicationRef & { userId: string },
+  options: Pick<PreviewHostOptions, 'identity' | 'origins'>,
+) {
+  const url = request.url ?? '/'
+  if (!options.identity || !(url === '/api' || /^\/api[/?]/.test(url))) return undefined
+  const visitor = await options.identity.access.visitor(
+    application.userId,
+    application.organizationId,
+  )
+  return visitor && options.identity.signer.tokenFor(visitor, options.origins.preview(slug))
+}
+
+/**
  * `{slug}.PREVIEW_DOMAIN`: the app's dev server, only for members of its organization who came
  * through the /auth/devbox hand-off (a single-use token exchanged here for an HttpOnly cookie).
  */
@@ -169,7 +188,7 @@ export function createPreviewHost(options: PreviewHostOptions) {
       { db, userId: session.userId, memberships: options.memberships },
       application.organizationId,
     )
-    return membership ? application : undefined
+    return membership ? { ...application, userId: session.userId } : undefined
   }
 
   const handleCallback = async (
@@ -218,7 +237,8 @@ export function createPreviewHost(options: PreviewHostOptions) {
       const fromGap = (query: URLSearchParams) => gaps.covers(application.id, servedAtOf(query))
       if (sproutPath && (await sproutPaths(request, response, application.id, reporting, fromGap)))
         return
-      return serveDevServer(request, response, application.id, { ...options, gaps })
+      const identity = await identityFor(request, slug, application, options)
+      return serveDevServer(request, response, application.id, { ...options, gaps, identity })
     },
 
     /**
@@ -234,11 +254,13 @@ export function createPreviewHost(options: PreviewHostOptions) {
       relayed: () => void,
     ) => {
       if (!tunnellable(request)) return relayed()
-      if (!(await authorize(request, slug))) {
+      const application = await authorize(request, slug)
+      if (!application) {
         const urlOf = () => new URL(request.url ?? '/', origins.preview(slug))
         return refuseUnauthorized(request, response, urlOf, origins.product)
       }
-      proxyHttp(request, response, tunnelledTarget, { agent, otherwise: relayed })
+      const identity = await identityFor(request, slug, application, options)
+      proxyHttp(request, response, tunnelledTarget, { agent, otherwise: relayed, identity })
     },
 
     upgrade: async (request: IncomingMessage, socket: Duplex, head: Buffer, slug: string) => {

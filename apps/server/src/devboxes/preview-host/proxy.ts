@@ -4,6 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { targetConnection } from '@sprout/devbox/dev-server-request.ts'
 import type { DevServerTarget } from '@sprout/devbox/devbox-driver.ts'
+import { APP_IDENTITY_HEADER } from '@sprout/protocol/api/app-visibility.ts'
 import {
   decodeBody,
   INJECTED_PAGE_MAX_BYTES,
@@ -11,7 +12,7 @@ import {
   isInjectableHtml,
 } from '../../error-monitoring/reporter/service.ts'
 import { spliceUpgrade } from '../../http/splice-upgrade.ts'
-import { PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
+import { APP_COOKIE, PREVIEW_COOKIE } from '../hand-off/preview-session.ts'
 
 const hopByHop = new Set([
   'connection',
@@ -25,8 +26,10 @@ const hopByHop = new Set([
 ])
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
-const previewCookiePrefix = `${PREVIEW_COOKIE}=`
+const sproutCookiePrefixes = [`${PREVIEW_COOKIE}=`, `${APP_COOKIE}=`]
 const cookieSeparator = /;\s*/
+const hasSproutCookie = (cookie: string) =>
+  sproutCookiePrefixes.some((prefix) => cookie.includes(prefix))
 
 /** The answer's raw headers without hop-by-hop ones, as the flat list `writeHead` takes. */
 function answerHeaders(answer: IncomingMessage): string[] {
@@ -39,20 +42,23 @@ function answerHeaders(answer: IncomingMessage): string[] {
   return kept
 }
 
-/** The request's headers for the dev server: hop-by-hop headers and Sprout's cookie removed. */
+/**
+ * The request's headers for the dev server: hop-by-hop headers, Sprout's cookies and any identity
+ * a client sent removed.
+ */
 function forwardedHeaders(
   request: IncomingMessage,
   target: DevServerTarget,
 ): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {}
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || hopByHop.has(name)) continue
+    if (value === undefined || hopByHop.has(name) || name === APP_IDENTITY_HEADER) continue
     headers[name] = value
   }
-  // Sprout's cookie is taken out; a request without it keeps its cookies as they are.
+  // Sprout's cookies are taken out; a request without them keeps its cookies as they are.
   const cookie = request.headers.cookie
-  if (cookie?.includes(previewCookiePrefix)) {
-    const kept = withoutPreviewCookie(cookie)
+  if (cookie && hasSproutCookie(cookie)) {
+    const kept = withoutSproutCookies(cookie)
     if (kept) headers.cookie = kept
     else delete headers.cookie
   }
@@ -62,27 +68,29 @@ function forwardedHeaders(
   return headers
 }
 
-const withoutPreviewCookie = (cookie: string) =>
+const withoutSproutCookies = (cookie: string) =>
   cookie
     .split(cookieSeparator)
-    .filter((part) => !part.startsWith(previewCookiePrefix))
+    .filter((part) => !sproutCookiePrefixes.some((prefix) => part.startsWith(prefix)))
     .join('; ')
 
 const upstreamHost = (target: DevServerTarget) =>
   'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
 
 /** Request headers Sprout sets itself for the dev server; the client's own are not passed. */
-const replaced = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto'])
+const replaced = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto', APP_IDENTITY_HEADER])
 
 /**
  * `forwardedHeaders` as the flat list `http.request` takes, built from `rawHeaders` so node skips
  * validating each through `setHeader` (docs/performance.md "API and proxies (second pass)").
- * Sprout's cookie is dropped from every `Cookie` line; `acceptEncoding` replaces the client's.
+ * Sprout's cookies are dropped from every `Cookie` line; `acceptEncoding` replaces the client's,
+ * and `identity` is the only identity header the target gets (decision 046).
  */
 function forwardedRawHeaders(
   request: IncomingMessage,
   target: DevServerTarget,
   acceptEncoding: string | undefined,
+  identity: string | undefined,
 ): string[] {
   const raw = request.rawHeaders
   const list: string[] = []
@@ -97,8 +105,8 @@ function forwardedRawHeaders(
       if (lower === 'host') host ??= value
       continue
     }
-    if (lower === 'cookie' && value.includes(previewCookiePrefix)) {
-      const kept = withoutPreviewCookie(value)
+    if (lower === 'cookie' && hasSproutCookie(value)) {
+      const kept = withoutSproutCookies(value)
       if (kept) list.push(name, kept)
       continue
     }
@@ -114,6 +122,7 @@ function forwardedRawHeaders(
     upstreamHost(target),
   )
   if (acceptEncoding !== undefined) list.push('accept-encoding', acceptEncoding)
+  if (identity !== undefined) list.push(APP_IDENTITY_HEADER, identity)
   return list
 }
 
@@ -128,6 +137,8 @@ export type ProxyHttpOptions = {
   onUnavailable?: () => void
   /** No byte from the target for this long ends its answer (PROXY_IDLE_TIMEOUT_MS by default). */
   idleTimeoutMs?: number
+  /** Who is calling, signed, for the app (decision 046); a client's own header never passes. */
+  identity?: string
   /** The connections to the target: another instance's tunnel to it (decision 042). */
   agent?: http.Agent
   /**
@@ -175,7 +186,12 @@ export function proxyHttp(
   if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return refuseTooLarge()
   const inject = request.method === 'GET' ? options.injectIntoPages : undefined
   // A page is rewritten, so it is asked for uncompressed (decoded anyway if it comes compressed).
-  const headers = forwardedRawHeaders(request, target, inject ? 'identity' : undefined)
+  const headers = forwardedRawHeaders(
+    request,
+    target,
+    inject ? 'identity' : undefined,
+    options.identity,
+  )
   const bodiless =
     request.headers['content-length'] === undefined && !request.headers['transfer-encoding']
   const send = (retried: boolean): http.ClientRequest => {

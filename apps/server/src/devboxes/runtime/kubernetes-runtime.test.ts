@@ -177,6 +177,12 @@ describe('Sprout with DEVBOX_DRIVER=kubernetes', { timeout: 240_000 }, () => {
     for (const [name, content] of Object.entries(fullStackFixtureFiles)) {
       await box?.files.write(name, content)
     }
+    await call(
+      chat.actor,
+      `/api/applications/${chat.applicationId}`,
+      { visibility: 'public' },
+      'PATCH',
+    )
     const deployed = await call(
       chat.actor,
       `/api/applications/${chat.applicationId}/deploy`,

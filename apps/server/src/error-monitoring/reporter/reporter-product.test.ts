@@ -112,6 +112,7 @@ describe('error reporters in the product', { timeout: 400_000 }, () => {
   })
 
   it('symbolicates a deployed page’s minified error back to src/App.tsx, function and line', async () => {
+    await setup.setVisibility(applicationId, 'public')
     const deploy = await as(`/api/applications/${applicationId}/deploy`, { method: 'POST' })
     expect(deploy.status, await deploy.clone().text()).toBe(200)
     const { prod_url: productionUrl } = (await deploy.json()) as { prod_url: string }

@@ -180,6 +180,14 @@ export function LockIcon(props: IconProps) {
   )
 }
 
+export function UnlockIcon(props: IconProps) {
+  return (
+    <Icon strokeWidth="1.5" {...props}>
+      <path d="M7 11V8a5 5 0 0 1 9.6-2M6 11h12v9H6z" />
+    </Icon>
+  )
+}
+
 export function WarningIcon(props: IconProps) {
   return (
     <Icon strokeWidth="1.5" {...props}>

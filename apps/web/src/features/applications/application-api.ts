@@ -1,4 +1,6 @@
+import type { UpdateApplicationRequest } from '@sprout/protocol/api/app-visibility.ts'
 import {
+  applicationSchema,
   type CreateApplicationRequest,
   createApplicationResponseSchema,
   editorReadySchema,
@@ -17,6 +19,21 @@ export async function createApplication(input: CreateApplicationRequest): Promis
 
 export async function deleteApplication(applicationId: string): Promise<void> {
   await apiRequest(applicationPath(applicationId), { method: 'DELETE' })
+}
+
+const applicationAccessSchema = applicationSchema.pick({ visibility: true, allowed_emails: true })
+export type ApplicationAccess = z.infer<typeof applicationAccessSchema>
+
+/** PATCH /api/applications/{id}: who may open the app's deploy from now on. */
+export async function updateApplicationAccess(
+  applicationId: string,
+  request: UpdateApplicationRequest,
+): Promise<ApplicationAccess> {
+  const answer = await apiRequest(applicationPath(applicationId), {
+    method: 'PATCH',
+    body: request,
+  })
+  return applicationAccessSchema.parse(answer)
 }
 
 export type EditorReadiness = z.infer<typeof editorReadySchema>
