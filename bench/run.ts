@@ -32,6 +32,7 @@ import { benchIdleDevServers } from './idle-dev-servers.ts'
 import { benchKubernetesDriver } from './kubernetes-driver.ts'
 import type { Benchmark } from './lib/metrics.ts'
 import { benchOrganizationsThroughput } from './organizations-throughput.ts'
+import { benchPrivateApps } from './private-apps.ts'
 import { benchRedaction } from './redaction.ts'
 import { benchRollingRestart } from './rolling-restart.ts'
 import { benchStartup } from './startup.ts'
@@ -77,6 +78,7 @@ const benchmarks: Record<string, Benchmark> = {
   'rolling-restart': figuresOnly(benchRollingRestart),
   'kubernetes-driver': figuresOnly(benchKubernetesDriver),
   'browser-tool': figuresOnly(benchBrowserTool),
+  'private-apps': figuresOnly(benchPrivateApps),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

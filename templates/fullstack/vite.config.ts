@@ -94,10 +94,11 @@ function watchSproutEnvironment(server: ViteDevServer) {
 }
 
 /**
- * Inside Sprout, SPROUT_ENV_FILE names a file with this app's SPROUT_APP_TOKEN, SENTRY_DSN and
- * SPROUT_INTERNAL_URL, which Sprout may write after the dev server started: they reach
- * process.env before the next /api request, and server/ is loaded again so that code reading
- * them at start (monitoring.ts) sees them. Outside Sprout nothing happens.
+ * Inside Sprout, SPROUT_ENV_FILE names a file with this app's SPROUT_APP_TOKEN, SENTRY_DSN,
+ * SPROUT_INTERNAL_URL and SPROUT_APP_ORIGINS, which Sprout may write after the dev server
+ * started: they reach process.env before the next /api request, and server/ is loaded again so
+ * that code reading them at start (monitoring.ts, the auth kit) sees them. Outside Sprout
+ * nothing happens.
  */
 function applySproutEnvironment(server: ViteDevServer) {
   const file = process.env.SPROUT_ENV_FILE

@@ -38,6 +38,7 @@ test('apps of the full-stack starter learn both sides; client-only apps learn of
     "getAccessToken('linear')",
     'integration_guide',
     'await currentUser(c)',
+    'mountAuthKit(app)',
   ]) {
     expect(fullStack).toContain(rule)
   }

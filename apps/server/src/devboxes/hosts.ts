@@ -14,7 +14,7 @@ import { createPreviewHost, type PreviewHostOptions } from './preview-host/previ
  */
 export function createHosts(
   input: Omit<PreviewHostOptions, 'errorReporting'> & {
-    config: Pick<Config, 'maxBodyBytes' | 'devbox'>
+    config: Pick<Config, 'maxBodyBytes' | 'devbox' | 'trustProxy'>
     deploysDir: string
     errorReporting: ErrorReporting
     authCache: Pick<AuthCache, 'onFlush'>
@@ -33,6 +33,7 @@ export function createHosts(
       devboxes,
       errorReporting,
       identity: { signer: appIdentity, access },
+      trustProxy: input.config.trustProxy,
     }),
     appsHost: createAppsHost({
       db,
@@ -43,6 +44,7 @@ export function createHosts(
       deploysDir: input.deploysDir,
       appServers: devboxes.appServers,
       maxBodyBytes: input.config.maxBodyBytes,
+      trustProxy: input.config.trustProxy,
       errorReporting,
     }),
     internalHost:

@@ -5,6 +5,7 @@ import { planErrorLoopStep } from './demo-error-loop.ts'
 import { guestBookScript } from './demo-guest-book.ts'
 import { describeImages } from './demo-images.ts'
 import { linearScript } from './demo-linear.ts'
+import { membersNotesScript } from './demo-members-notes.ts'
 import { describeSelections } from './demo-selections.ts'
 import {
   type DemoScript,
@@ -23,7 +24,7 @@ export const DEMO_HELP_TEXT =
   'I am the **Demo model**: a scripted stand-in with no AI behind it, so I cannot understand ' +
   'that request. I can build a small starter app from a description ("Build a recipe tracker ' +
   'with ingredients and ratings"), a guest book with its own server and database ("Build a ' +
-  'guest book"), one with an acceptance test that catches my bug ("Build a guest book with a ' +
+  'guest book"), a public app with accounts of its own ("Build a members-only notes app"), one with an acceptance test that catches my bug ("Build a guest book with a ' +
   'test"), a counter with a bug for me to fix ("Build a counter with a bug"), a ' +
   'counter with a type error for the check to catch ("Build a counter with a type error"), a ' +
   'weather app that asks for its API key ("Build a weather app"), a page of your Linear ' +
@@ -42,6 +43,7 @@ type Intent =
   | { kind: 'time' }
   | { kind: 'add-random'; num: number }
   | { kind: 'guest-book' }
+  | { kind: 'members-notes' }
   | { kind: 'weather' }
   | { kind: 'weather-key-set' }
   | { kind: 'linear' }
@@ -61,6 +63,7 @@ export function detectDemoIntent(userText: string): Intent {
   const addRandom = /\badd (?:a )?random (?:number|integer) to (-?\d+(?:\.\d+)?)/.exec(text)
   if (addRandom) return { kind: 'add-random', num: Number(addRandom[1]) }
   if (/\bguest\s?book\b/.test(text)) return { kind: 'guest-book' }
+  if (/\bmembers?[- ]only\b/.test(text) && /\bnotes?\b/.test(text)) return { kind: 'members-notes' }
   // The message the chat sends once the secret widget saved the key (secretSetMessage).
   if (text.includes(`set the secret "${WEATHER_SECRET_KEY.toLowerCase()}"`)) {
     return { kind: 'weather-key-set' }
@@ -196,6 +199,9 @@ function planScriptedStep(conversation: DemoConversation, availableTools: string
     case 'guest-book':
       if (!tools.has('write_file')) break
       return scriptStep(guestBookScript, conversation, tools)
+    case 'members-notes':
+      if (!tools.has('write_file')) break
+      return scriptStep(membersNotesScript, conversation, tools)
     case 'weather':
       if (!tools.has('write_file')) break
       return weatherKeyRequest

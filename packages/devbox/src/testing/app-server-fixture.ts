@@ -117,6 +117,7 @@ export const fullStackFixtureFiles: Record<string, string> = {
     "    identity: request.headers['x-sprout-identity'] ?? null,",
     '    cookie: request.headers.cookie ?? null,',
     "    forwardedHost: request.headers['x-forwarded-host'] ?? null,",
+    "    forwardedFor: request.headers['x-forwarded-for'] ?? null,",
     '  }),',
     "  'POST /api/echo': async (request, response) =>",
     '    json(response, 200, { bytes: (await readBody(request)).length }),',

@@ -7,6 +7,7 @@ import { AppServerStartError } from '@sprout/devbox/app-servers/app-server-insta
 import type { AppServerManager } from '@sprout/devbox/app-servers/app-server-manager.ts'
 import { currentDeployId } from '@sprout/devbox/deploy.ts'
 import { resolveDeployFile } from '@sprout/devbox/resolve-deploy-file.ts'
+import { visitorAddressOf } from '../../cluster/relayed-client.ts'
 import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
 import { injectIntoHtml, reporterScriptTag } from '../../error-monitoring/reporter/service.ts'
 import type { ErrorReporting } from '../../error-monitoring/service.ts'
@@ -85,6 +86,8 @@ export function createAppsHost(options: {
   appServers?: AppServerManager
   /** MAX_BODY_BYTES: the limit on a body sent to an app's server. */
   maxBodyBytes: number
+  /** TRUST_PROXY: the browser's address is the first of `x-forwarded-for`. */
+  trustProxy?: boolean
   /** The reporter in every deployed page and its tunnel (docs/product/error-monitoring.md). */
   errorReporting?: ErrorReporting
 }) {
@@ -111,6 +114,7 @@ export function createAppsHost(options: {
       maxBodyBytes: options.maxBodyBytes,
       unavailable: serverUnavailable,
       identity,
+      visitorAddress: visitorAddressOf(request, options.trustProxy === true),
     })
   }
 

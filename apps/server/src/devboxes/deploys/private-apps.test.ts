@@ -175,11 +175,16 @@ describe('private apps', { timeout: 240_000 }, () => {
     })
   })
 
-  it('strips an identity a client sent to a public app', async () => {
+  it('strips an identity and an address a client sent to a public app', async () => {
     await setup.setVisibility(other.id, 'public')
-    const whoami = await get(other.host, '/api/whoami', { 'x-sprout-identity': 'forged' })
+    const whoami = await get(other.host, '/api/whoami', {
+      'x-sprout-identity': 'forged',
+      // Nor the address a client claims: an app's per-visitor limits see the connection's.
+      'x-forwarded-for': '203.0.113.9',
+    })
     expect(whoami.status).toBe(200)
     expect(json(whoami).identity).toBeNull()
+    expect(json(whoami).forwardedFor).toBe('127.0.0.1')
   })
 
   it('keeps the return path on the app’s origin and the token single-use', async () => {

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import type { Database } from '@sprout/db/database.ts'
 import { findApplicationBySlug } from '../../applications/service.ts'
 import { type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
+import { visitorAddressOf } from '../../cluster/relayed-client.ts'
 import { handleReporterRequest } from '../../error-monitoring/reporter/routes.ts'
 import {
   createPreviewGaps,
@@ -52,6 +53,8 @@ export type PreviewHostOptions = {
   devboxes: DevboxRuntime
   /** The reporter injected into pages and its tunnel (docs/product/error-monitoring.md). */
   errorReporting?: ErrorReporting
+  /** TRUST_PROXY: the browser's address is the first of `x-forwarded-for`. */
+  trustProxy?: boolean
   /** Tells the dev server who calls (decision 046), as the apps host tells a deploy's server. */
   identity?: { signer: AppIdentitySigner; access: Pick<AppAccess, 'visitor'> }
 }
@@ -85,7 +88,7 @@ async function serveDevServer(
   request: IncomingMessage,
   response: ServerResponse,
   applicationId: string,
-  options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting' | 'origins'> & {
+  options: Pick<PreviewHostOptions, 'devboxes' | 'errorReporting' | 'origins' | 'trustProxy'> & {
     gaps: PreviewGaps
     identity: string | undefined
   },
@@ -112,6 +115,7 @@ async function serveDevServer(
     injectIntoPages: selectOverlayTag(options.origins.product) + reporter,
     onUnavailable: () => options.gaps.mark(applicationId),
     identity: options.identity,
+    visitorAddress: visitorAddressOf(request, options.trustProxy === true),
   })
 }
 

@@ -78,7 +78,13 @@ const upstreamHost = (target: DevServerTarget) =>
   'socketPath' in target ? 'localhost' : `${target.host}:${target.port}`
 
 /** Request headers Sprout sets itself for the dev server; the client's own are not passed. */
-const replaced = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto', APP_IDENTITY_HEADER])
+const replaced = new Set([
+  'host',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-for',
+  APP_IDENTITY_HEADER,
+])
 
 /**
  * `forwardedHeaders` as the flat list `http.request` takes, built from `rawHeaders` so node skips
@@ -90,7 +96,7 @@ function forwardedRawHeaders(
   request: IncomingMessage,
   target: DevServerTarget,
   acceptEncoding: string | undefined,
-  identity: string | undefined,
+  sproutHeaders: Pick<ProxyHttpOptions, 'identity' | 'visitorAddress'>,
 ): string[] {
   const raw = request.rawHeaders
   const list: string[] = []
@@ -122,7 +128,8 @@ function forwardedRawHeaders(
     upstreamHost(target),
   )
   if (acceptEncoding !== undefined) list.push('accept-encoding', acceptEncoding)
-  if (identity !== undefined) list.push(APP_IDENTITY_HEADER, identity)
+  if (sproutHeaders.identity !== undefined) list.push(APP_IDENTITY_HEADER, sproutHeaders.identity)
+  list.push('x-forwarded-for', sproutHeaders.visitorAddress ?? request.socket.remoteAddress ?? '')
   return list
 }
 
@@ -139,6 +146,8 @@ export type ProxyHttpOptions = {
   idleTimeoutMs?: number
   /** Who is calling, signed, for the app (decision 046); a client's own header never passes. */
   identity?: string
+  /** The browser's address, as `x-forwarded-for` (the connection's when not given). */
+  visitorAddress?: string
   /** The connections to the target: another instance's tunnel to it (decision 042). */
   agent?: http.Agent
   /**
@@ -186,12 +195,7 @@ export function proxyHttp(
   if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return refuseTooLarge()
   const inject = request.method === 'GET' ? options.injectIntoPages : undefined
   // A page is rewritten, so it is asked for uncompressed (decoded anyway if it comes compressed).
-  const headers = forwardedRawHeaders(
-    request,
-    target,
-    inject ? 'identity' : undefined,
-    options.identity,
-  )
+  const headers = forwardedRawHeaders(request, target, inject ? 'identity' : undefined, options)
   const bodiless =
     request.headers['content-length'] === undefined && !request.headers['transfer-encoding']
   const send = (retried: boolean): http.ClientRequest => {

@@ -8,7 +8,12 @@ import path from 'node:path'
  * `SPROUT_ENV_FILE` before its next /api request (templates/fullstack/vite.config.ts): setting
  * only these never restarts it. Vault values still do.
  */
-const liveVariables = ['SENTRY_DSN', 'SPROUT_APP_TOKEN', 'SPROUT_INTERNAL_URL']
+const liveVariables = [
+  'SENTRY_DSN',
+  'SPROUT_APP_TOKEN',
+  'SPROUT_INTERNAL_URL',
+  'SPROUT_APP_ORIGINS',
+]
 /** What a workspace's vite.config.ts says when its dev server reads SPROUT_ENV_FILE. */
 const liveEnvironmentMarker = 'SPROUT_ENV_FILE'
 

@@ -29,8 +29,9 @@ export type BoxSandbox = {
   devServerTarget: (port: number) => DevServerTarget
   /**
    * Where Sprout writes the variables a running dev server takes without a restart
-   * (SPROUT_APP_TOKEN, SENTRY_DSN, SPROUT_INTERNAL_URL): a file in the box's data folder,
-   * outside the workspace, on the host and as the box sees it; undefined without a data folder.
+   * (SPROUT_APP_TOKEN, SENTRY_DSN, SPROUT_INTERNAL_URL, SPROUT_APP_ORIGINS): a file in the box's
+   * data folder, outside the workspace, on the host and as the box sees it; undefined without a
+   * data folder.
    */
   environmentFile: { host: string; inside: string } | undefined
   /** Throws a clear error while the workspace is over its disk limit. */
