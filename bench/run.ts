@@ -4,6 +4,7 @@
 import { benchAdminUsers } from './admin-users.ts'
 import { benchAppDatabase } from './app-database.ts'
 import { benchAppServers } from './app-servers.ts'
+import { benchAuditSignIn } from './audit-sign-in.ts'
 import { benchBoxRoot } from './box-root.ts'
 import { benchBoxStartsBurst } from './box-starts-burst.ts'
 import { benchBrowserTool } from './browser-tool.ts'
@@ -79,6 +80,7 @@ const benchmarks: Record<string, Benchmark> = {
   'kubernetes-driver': figuresOnly(benchKubernetesDriver),
   'browser-tool': figuresOnly(benchBrowserTool),
   'private-apps': figuresOnly(benchPrivateApps),
+  'audit-sign-in': figuresOnly(benchAuditSignIn),
 }
 
 /** What `--compare` runs: the figures issue 18 keeps fast, in under 5 minutes on 2 cores. */

@@ -41,6 +41,7 @@ describe('server areas', () => {
     'auth',
     'sealing',
     'mail',
+    'audit',
     'settings',
     'cluster',
   ])

@@ -9,7 +9,7 @@ import { findCycles, importsOf, isTestCode, sourceFiles } from './source-graph.t
 
 const server = 'apps/server/src'
 const layers: Record<string, string[]> = {
-  platform: ['config', 'http', 'settings', 'mail', 'auth', 'stream', 'sealing', 'cluster'],
+  platform: ['config', 'http', 'settings', 'mail', 'audit', 'auth', 'stream', 'sealing', 'cluster'],
   entities: ['organizations', 'models', 'admin', 'applications'],
   capabilities: [
     'vault',

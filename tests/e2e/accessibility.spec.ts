@@ -125,6 +125,8 @@ for (const viewport of viewports) {
     await axe.check('admin users', page.getByRole('region', { name: 'Users' }))
     await page.goto('/admin/mail')
     await axe.check('admin mail', page.getByRole('heading', { name: 'Mail', level: 2 }))
+    await page.goto('/admin/audit')
+    await axe.check('admin audit', page.getByRole('table', { name: 'Audit events' }))
     await page.goto('/admin/access')
     await axe.check('admin access', page.getByRole('heading', { name: 'Sign-up rules' }))
     await page.goto('/unauthorized')

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '@sprout/db/database.ts'
 import { createAppMailRelay } from './app-runtime/app-mail.ts'
 import { connectAppProcesses, type DevboxesOption } from './app-runtime/connect-app-processes.ts'
 import { findApplicationSlug } from './applications/service.ts'
+import { createAuditLog } from './audit/audit-log.ts'
 import { createAuth } from './auth/auth.ts'
 import { createAuthCache } from './auth/auth-cache.ts'
 import { createSetupLink } from './auth/setup-link.ts'
@@ -126,6 +127,8 @@ export function createAreas({ config, database, authSecret, vaultKeyring, devbox
     singleSignOn,
     auth,
     authCache,
+    // docs/product/audit.md: who did what; the leader removes events past AUDIT_RETENTION_DAYS.
+    audit: createAuditLog({ db, retentionDays: config.auditRetentionDays, leadership }),
     userStreams,
     memberships: authCache.memberships,
     appIdentity,

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { accountRoutes } from './account/routes.ts'
+import { adminAuditRoutes } from './admin/audit-routes.ts'
 import { adminMailRoutes } from './admin/mail-routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { signUpRulesRoutes } from './admin/sign-up-rules-routes.ts'
@@ -8,6 +9,7 @@ import { adminUserRoutes } from './admin/users/routes.ts'
 import { type AppOptions, type Areas, createAreas } from './app-areas.ts'
 import { appRuntimeRoutes } from './app-runtime/routes.ts'
 import { type ApplicationLifecycle, applicationRoutes } from './applications/routes.ts'
+import { auditRoutes } from './audit/route-audit.ts'
 import { setupClaimRoutes, signInOptionRoutes } from './auth/access-routes.ts'
 import { findSession, requireSession } from './auth/require-session.ts'
 import { authRoutes } from './auth/routes.ts'
@@ -41,6 +43,7 @@ import {
 } from './integrations/routes.ts'
 import { freshAccessToken } from './integrations/service.ts'
 import { modelRoutes } from './models/routes.ts'
+import { organizationAuditRoutes } from './organizations/audit-routes.ts'
 import { checkSettingsRoutes } from './organizations/check-settings-routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
 import { stopRunsOfUser } from './runs/service.ts'
@@ -91,7 +94,9 @@ function mountOpenRoutes(app: Hono<AppEnv>, areas: Areas) {
   })
   // Before better-auth's routes too: a cookie-carrying write from another origin is refused there.
   app.use('/api/*', requireSameOriginForCookieWrites(origins))
-  app.route('/', authRoutes({ auth, authCache, origins, config }))
+  // Records each audited route's success once it answered (docs/product/audit.md).
+  app.use('/api/*', auditRoutes(areas.audit, config.trustProxy))
+  app.route('/', authRoutes({ auth, authCache, origins, config, audit: areas.audit }))
   const { mailer, signUpRules, setupLink } = areas
   const singleSignOn = () => areas.singleSignOn.current()
   app.route('/', signInOptionRoutes({ config, mailer, signUpRules, setupLink, singleSignOn }))
@@ -114,6 +119,8 @@ function mountMemberRoutes(app: Hono<AppEnv>, areas: Areas) {
   const { conversations: runtime, integrationDeps, errorReporting } = areas
   app.route('/', adminRoutes())
   app.route('/', adminMailRoutes({ db, mailer: areas.mailer }))
+  app.route('/', adminAuditRoutes({ db, audit: areas.audit }))
+  app.route('/', organizationAuditRoutes({ db, memberships, audit: areas.audit }))
   app.route(
     '/',
     adminUserRoutes({

@@ -126,8 +126,9 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
   await created.evaluations.startHeartbeat()
   // Mail left pending by the last run goes out now (docs/product/mail.md "Outbox").
   created.mailer.start()
-  // Files of images whose conversation, application or account was deleted (decision 043).
-  created.images.start()
+  // Files of images whose conversation, application or account was deleted (decision 043), and
+  // audit events past their retention (docs/product/audit.md).
+  for (const sweeper of [created.images, created.audit]) sweeper.start()
   const handlers = createNodeHandlers({ ...created, relay: cluster?.relay })
   const server = http.createServer(handlers.request)
   server.on('upgrade', handlers.upgrade)
@@ -159,7 +160,7 @@ export async function startServer(config: Config, options: { serveWeb: boolean }
       await requests.drain(5000)
       await created.evaluations.stop()
       await created.mailer.stop()
-      created.images.stop()
+      for (const sweeper of [created.images, created.audit]) sweeper.stop()
       await created.conversations.stop()
       await created.leadership.stop()
       await flushAllHandEdits()

@@ -25,6 +25,7 @@ import { Route as AuthenticatedOrganizationErrorsRouteImport } from './routes/_a
 import { Route as AuthenticatedOrganizationSettingsRouteImport } from './routes/_authenticated._organization.settings.tsx'
 import { Route as AuthenticatedAdminIndexRouteImport } from './routes/_authenticated.admin.index.tsx'
 import { Route as AuthenticatedAdminAccessRouteImport } from './routes/_authenticated.admin.access.tsx'
+import { Route as AuthenticatedAdminAuditRouteImport } from './routes/_authenticated.admin.audit.tsx'
 import { Route as AuthenticatedAdminMailRouteImport } from './routes/_authenticated.admin.mail.tsx'
 import { Route as AuthenticatedAdminPoolRouteImport } from './routes/_authenticated.admin.pool.tsx'
 import { Route as AuthenticatedAdminUsersRouteImport } from './routes/_authenticated.admin.users.tsx'
@@ -119,6 +120,11 @@ const AuthenticatedAdminAccessRoute =
     path: '/access',
     getParentRoute: () => AuthenticatedAdminRoute,
   } as any)
+const AuthenticatedAdminAuditRoute = AuthenticatedAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AuthenticatedAdminRoute,
+} as any)
 const AuthenticatedAdminMailRoute = AuthenticatedAdminMailRouteImport.update({
   id: '/mail',
   path: '/mail',
@@ -184,6 +190,7 @@ export interface FileRoutesByFullPath {
   '/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/settings': typeof AuthenticatedOrganizationSettingsRoute
   '/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/admin/audit': typeof AuthenticatedAdminAuditRoute
   '/admin/mail': typeof AuthenticatedAdminMailRoute
   '/admin/pool': typeof AuthenticatedAdminPoolRoute
   '/admin/users': typeof AuthenticatedAdminUsersRoute
@@ -208,6 +215,7 @@ export interface FileRoutesByTo {
   '/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/settings': typeof AuthenticatedOrganizationSettingsRoute
   '/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/admin/audit': typeof AuthenticatedAdminAuditRoute
   '/admin/mail': typeof AuthenticatedAdminMailRoute
   '/admin/pool': typeof AuthenticatedAdminPoolRoute
   '/admin/users': typeof AuthenticatedAdminUsersRoute
@@ -235,6 +243,7 @@ export interface FileRoutesById {
   '/_authenticated/_organization/errors': typeof AuthenticatedOrganizationErrorsRoute
   '/_authenticated/_organization/settings': typeof AuthenticatedOrganizationSettingsRoute
   '/_authenticated/admin/access': typeof AuthenticatedAdminAccessRoute
+  '/_authenticated/admin/audit': typeof AuthenticatedAdminAuditRoute
   '/_authenticated/admin/mail': typeof AuthenticatedAdminMailRoute
   '/_authenticated/admin/pool': typeof AuthenticatedAdminPoolRoute
   '/_authenticated/admin/users': typeof AuthenticatedAdminUsersRoute
@@ -263,6 +272,7 @@ export interface FileRouteTypes {
     | '/errors'
     | '/settings'
     | '/admin/access'
+    | '/admin/audit'
     | '/admin/mail'
     | '/admin/pool'
     | '/admin/users'
@@ -287,6 +297,7 @@ export interface FileRouteTypes {
     | '/errors'
     | '/settings'
     | '/admin/access'
+    | '/admin/audit'
     | '/admin/mail'
     | '/admin/pool'
     | '/admin/users'
@@ -313,6 +324,7 @@ export interface FileRouteTypes {
     | '/_authenticated/_organization/errors'
     | '/_authenticated/_organization/settings'
     | '/_authenticated/admin/access'
+    | '/_authenticated/admin/audit'
     | '/_authenticated/admin/mail'
     | '/_authenticated/admin/pool'
     | '/_authenticated/admin/users'
@@ -450,6 +462,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedAdminAccessRouteImport
       parentRoute: typeof AuthenticatedAdminRoute
     }
+    '/_authenticated/admin/audit': {
+      id: '/_authenticated/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AuthenticatedAdminAuditRouteImport
+      parentRoute: typeof AuthenticatedAdminRoute
+    }
     '/_authenticated/admin/mail': {
       id: '/_authenticated/admin/mail'
       path: '/mail'
@@ -543,6 +562,7 @@ const AuthenticatedOrganizationRouteWithChildren =
 
 interface AuthenticatedAdminRouteChildren {
   AuthenticatedAdminAccessRoute: typeof AuthenticatedAdminAccessRoute
+  AuthenticatedAdminAuditRoute: typeof AuthenticatedAdminAuditRoute
   AuthenticatedAdminMailRoute: typeof AuthenticatedAdminMailRoute
   AuthenticatedAdminPoolRoute: typeof AuthenticatedAdminPoolRoute
   AuthenticatedAdminUsersRoute: typeof AuthenticatedAdminUsersRoute
@@ -553,6 +573,7 @@ interface AuthenticatedAdminRouteChildren {
 
 const AuthenticatedAdminRouteChildren: AuthenticatedAdminRouteChildren = {
   AuthenticatedAdminAccessRoute: AuthenticatedAdminAccessRoute,
+  AuthenticatedAdminAuditRoute: AuthenticatedAdminAuditRoute,
   AuthenticatedAdminMailRoute: AuthenticatedAdminMailRoute,
   AuthenticatedAdminPoolRoute: AuthenticatedAdminPoolRoute,
   AuthenticatedAdminUsersRoute: AuthenticatedAdminUsersRoute,

@@ -2,6 +2,7 @@ import { appChecks, organizationCheckSettings } from './schema/app-checks.ts'
 import { appRuntimeTokens } from './schema/app-runtime-tokens.ts'
 import { appHandEdits, appRunNotes, appVersions } from './schema/app-versions.ts'
 import { applications } from './schema/applications.ts'
+import { auditEvents } from './schema/audit-events.ts'
 import * as auth from './schema/auth.ts'
 import { chatImages } from './schema/chat-images.ts'
 import { checkScreenshots } from './schema/check-screenshots.ts'
@@ -27,6 +28,7 @@ import { vaultSecrets } from './schema/vault-secrets.ts'
 export const schema = {
   ...auth,
   applications,
+  auditEvents,
   devboxes,
   deploys,
   devboxAuthTokens,

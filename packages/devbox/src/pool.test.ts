@@ -165,7 +165,14 @@ describe('dev box pool', () => {
     const before = withTemplate(firstDriver, 'starter-1')
     await before.start()
     await waitFor(() => readyCount(before) === 1, 30_000)
-    const [old] = JSON.parse(await readFile(path.join(rootDir, 'upgrade.json'), 'utf8'))
+    // A box is ready in memory a moment before its record says so (pool-refill.ts).
+    const records = async () =>
+      JSON.parse(await readFile(path.join(rootDir, 'upgrade.json'), 'utf8')) as {
+        id: string
+        state: string
+      }[]
+    await waitFor(async () => (await records())[0]?.state === 'ready', 30_000)
+    const old = (await records())[0] ?? { id: '', state: '' }
     expect(old).toMatchObject({ state: 'ready', template: 'starter-1' })
     await before.close()
     await firstDriver.shutdown()

@@ -10,7 +10,14 @@ export class AdminPage extends PageObject {
   }
 
   tab(
-    name: 'Integrations' | 'Conversation Evaluations' | 'Devbox Pool' | 'Users' | 'Mail' | 'Access',
+    name:
+      | 'Integrations'
+      | 'Conversation Evaluations'
+      | 'Devbox Pool'
+      | 'Users'
+      | 'Mail'
+      | 'Audit'
+      | 'Access',
   ) {
     return this.tabs.getByRole('link', { name })
   }

@@ -1,11 +1,13 @@
 import { type Context, Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
+import type { AuditLog } from '../audit/audit-log.ts'
 import type { Config } from '../config/config.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { notFound } from '../http/app-error.ts'
 import { type Origins, untrustedOriginMessage } from '../http/origins.ts'
 import { checkAuthBodies, withErrorBody } from '../http/request-guards.ts'
 import type { Auth } from './auth.ts'
+import { auditAuthRequest, isAuditedAuthPath } from './auth-audit.ts'
 import type { AuthCache } from './auth-cache.ts'
 import { isAllowedAuthEndpoint, stripSessionTokens } from './auth-endpoints.ts'
 import { explainAuthRefusal } from './auth-refusals.ts'
@@ -27,6 +29,7 @@ export function authRoutes(options: {
     Config,
     'authRateLimit' | 'authAccountRateLimit' | 'authMailRateLimit' | 'trustProxy'
   >
+  audit: Pick<AuditLog, 'record'>
 }) {
   const { auth, authCache, origins, config } = options
   const app = new Hono<AppEnv>()
@@ -88,13 +91,44 @@ export function authRoutes(options: {
     if (!isAllowedAuthEndpoint(context.req.method, context.req.path)) {
       throw notFound('No such API route')
     }
+    // What the audit log needs of the request, read before better-auth takes it.
+    const audited = isAuditedAuthPath(context.req.path)
+    const body = audited ? await jsonBodyOf(context) : {}
+    const before = audited ? await signedInUser(context) : undefined
     const response = await stripSessionTokens(await auth.handler(context.req.raw), context.req.path)
     if (response.ok && changesAuthState(context.req.method, context.req.path))
       await authCache.flush()
+    await auditAuthRequest({
+      audit: options.audit,
+      context,
+      trustProxy,
+      body,
+      before,
+      response,
+      signedInBy: async () => {
+        const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0])
+        if (cookies.length === 0) return undefined
+        return (await findSession(auth, authCache, new Headers({ cookie: cookies.join('; ') })))
+          ?.user
+      },
+    })
     const explained = await explainAuthRefusal(response)
     return withErrorBody(await explainUntrustedOrigin(explained, origins.product))
   })
   return app
+}
+
+/** A request's JSON object body, read from a copy (better-auth reads the request itself). */
+async function jsonBodyOf(context: Context<AppEnv>): Promise<Record<string, unknown>> {
+  if (context.req.method !== 'POST' || !context.req.raw.body) return {}
+  try {
+    const body: unknown = await context.req.raw.clone().json()
+    return body && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
 }
 
 /** The lower-cased `email` of a JSON body (the only kind better-auth reads here), if any. */

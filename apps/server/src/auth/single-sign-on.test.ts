@@ -68,6 +68,15 @@ describe('single sign-on configured by the environment', () => {
     const second = await signInWithSingleSignOn(harness)
     expect(second.user?.id).toBe(first.user?.id)
     expect(await usersWithEmail(email)).toHaveLength(1)
+    // Both sign-ins are in the audit log, as single sign-on's (docs/product/audit.md).
+    const signIns = await harness.database.db
+      .select()
+      .from(schema.auditEvents)
+      .where(eq(schema.auditEvents.actorId, first.user?.id ?? ''))
+    expect(signIns.map((event) => [event.action, event.details?.method])).toEqual([
+      ['sign-in', 'sso'],
+      ['sign-in', 'sso'],
+    ])
 
     // The provider's access token is stored encrypted (hex), not as the provider issued it.
     const [account] = await harness.database.db

@@ -136,6 +136,8 @@ const environmentSchema = z.object({
     })
     .default('https://apis.google.com/js/api.js'),
   TRUST_PROXY: booleanFlag,
+  // docs/product/audit.md: events older than this many days are removed.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: z.string().default('https://api.anthropic.com/v1'),
   OPENAI_API_KEY: optionalText,
@@ -264,6 +266,8 @@ export type Config = {
   /** GOOGLE_PICKER_SCRIPT_URL: the Picker API's script; its origin is allowed by the product's CSP. */
   googlePickerScriptUrl: string
   trustProxy: boolean
+  /** AUDIT_RETENTION_DAYS: how long audit events are kept. */
+  auditRetentionDays: number
   /** GIT_ALLOWED_HOSTS: private or loopback hosts (host or host:port) 'Push to Git' may reach. */
   gitAllowedHosts: string[]
   /** Largest request body accepted by any route, checked before parsing (MAX_BODY_BYTES). */
@@ -397,6 +401,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     errorsRateLimit: values.ERRORS_RATE_LIMIT,
     googlePickerScriptUrl: values.GOOGLE_PICKER_SCRIPT_URL,
     trustProxy: values.TRUST_PROXY,
+    auditRetentionDays: values.AUDIT_RETENTION_DAYS,
     maxBodyBytes: values.MAX_BODY_BYTES,
     providers: {
       anthropic: { apiKey: values.ANTHROPIC_API_KEY, baseUrl: values.ANTHROPIC_BASE_URL },

@@ -315,6 +315,15 @@ export const routeMatrix: Record<string, MatrixEntry> = {
     request: ({ application }) => ({ path: `/api/applications/${application.id}` }),
     expect: { ...everyoneSignedIn(200), otherOrganization: 404 },
   },
+  'GET /api/admin/audit': {
+    request: () => ({ path: '/api/admin/audit?limit=5' }),
+    expect: { ...everyoneSignedIn(403), platformAdmin: 200 },
+  },
+  // The other organization's admin reads their own organization's log, never A's.
+  'GET /api/organization/audit': {
+    request: () => ({ path: '/api/organization/audit?limit=5' }),
+    expect: { ...everyoneSignedIn(403), organizationAdmin: 200, otherOrganization: 200 },
+  },
   'PATCH /api/applications/:id': {
     request: ({ application }) => ({
       path: `/api/applications/${application.id}`,

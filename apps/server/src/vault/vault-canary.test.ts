@@ -202,6 +202,8 @@ describe('a vault value reaches the commands and nothing else', { timeout: 180_0
     const tables = (await chat.harness.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public'`,
     )) as unknown as { rows: { table_name: string }[] }
+    // The audit log among them, which recorded the secret's setting by its name.
+    expect(tables.rows.map((row) => row.table_name)).toContain('audit_events')
     for (const { table_name: table } of tables.rows) {
       const rows = (await chat.harness.database.db.execute(
         sql.raw(`select * from "${table}"`),

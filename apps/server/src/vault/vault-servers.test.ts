@@ -70,6 +70,8 @@ describe("the vault reaches the app's dev and production servers", { timeout: 30
   })
 
   it('replaces the production server on a change without failing a request', async () => {
+    // Its deploy is asked for anonymously below: open to anyone (an organization's app is not).
+    await setup.setVisibility(applicationId, 'public')
     expect((await setSecret('before-deploy')).status).toBe(200)
     const deploy = await setup.harness.request(`/api/applications/${applicationId}/deploy`, {
       method: 'POST',

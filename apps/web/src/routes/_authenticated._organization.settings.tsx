@@ -2,6 +2,7 @@ import { OAUTH_CALLBACK_QUERY } from '@sprout/protocol/api/integrations.ts'
 import { createFileRoute } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { PageContainer } from '../components/layout/page-container.tsx'
+import { OrganizationAuditSection } from '../features/audit/organization-audit-section.tsx'
 import { CheckSettingsSection } from '../features/checks/check-settings-section.tsx'
 import {
   type CallbackOutcome,
@@ -46,6 +47,10 @@ function SettingsRoute() {
       <IntegrationsSettingsPage organizationId={organization.organizationId} callback={callback} />
       <PageContainer>
         <CheckSettingsSection organizationId={organization.organizationId} canEdit={canManage} />
+        <OrganizationAuditSection
+          organizationId={organization.organizationId}
+          canRead={canManage}
+        />
       </PageContainer>
     </>
   )

@@ -23,7 +23,7 @@ function AdminLayout() {
         <>
           <PageHeader
             title="Admin"
-            subtitle="Integrations, evaluations, the devbox pool, users, mail and access."
+            subtitle="Integrations, evaluations, the devbox pool, users, mail, the audit log and access."
           />
           <AdminTabs />
           <Outlet />

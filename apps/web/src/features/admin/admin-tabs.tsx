@@ -6,6 +6,7 @@ const tabs = [
   { to: '/admin/pool', label: 'Devbox Pool' },
   { to: '/admin/users', label: 'Users' },
   { to: '/admin/mail', label: 'Mail' },
+  { to: '/admin/audit', label: 'Audit' },
   { to: '/admin/access', label: 'Access' },
 ] as const
 

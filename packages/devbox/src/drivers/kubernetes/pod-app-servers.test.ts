@@ -66,6 +66,9 @@ describe('production servers as pods', () => {
 
   const podNames = async () =>
     (await api.listNamespacedPod({ namespace })).items.map((pod) => pod.metadata?.name)
+  /** A deleted pod stays while its processes stop (graceful deletion): waited for, not raced. */
+  const expectPods = (names: (string | undefined)[]) =>
+    expect.poll(podNames, { timeout: 30_000 }).toEqual(names)
 
   it('runs a deploy in a pod of its own, with the app data claim; its data outlives the pod', async () => {
     const first = await starter.start({
@@ -98,7 +101,7 @@ describe('production servers as pods', () => {
 
     await first.stop()
     expect(first.running()).toBe(false)
-    expect(await podNames()).toEqual([])
+    await expectPods([])
     const claims = await api.listNamespacedPersistentVolumeClaim({ namespace })
     expect(claims.items.map((claim) => claim.metadata?.name)).toEqual([appResourceName(appId)])
 
@@ -156,7 +159,7 @@ describe('production servers as pods', () => {
       deployPath,
       dataPath: path.join(baseDirectory, 'unused'),
     })
-    expect(await podNames()).toEqual([appServerPodName(next.id)])
+    await expectPods([appServerPodName(next.id)])
     await next.stop()
   })
 
@@ -171,6 +174,6 @@ describe('production servers as pods', () => {
     })
     await expect(starting).rejects.toBeInstanceOf(AppServerStartError)
     await expect(starting).rejects.toThrow('/api/health')
-    expect(await podNames()).toEqual([])
+    await expectPods([])
   })
 })
