@@ -6,6 +6,7 @@ import { HomePage } from './pages/home-page.ts'
 import { Navbar } from './pages/navbar.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { expectPath } from './support/location.ts'
+import { confirmationLinkFor } from './support/mail-links.ts'
 import { ownServer, withoutBoxes } from './support/own-server.ts'
 import { newUser } from './support/users.ts'
 
@@ -36,20 +37,6 @@ test.afterEach(async ({ page: _page }, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus) console.log(server.output())
 })
 
-/** The confirmation link mailed to `email`: quoted-printable soft breaks and `=3D` undone. */
-async function confirmationLinkFor(email: string): Promise<string> {
-  let link: string | undefined
-  await expect
-    .poll(() => {
-      const mail = smtp.received.findLast((message) => message.to.includes(email))
-      const text = (mail?.raw ?? '').replace(/=\r\n/g, '').replace(/=3D/g, '=')
-      link = /https?:\/\/[^\s"<>]+\/api\/auth\/verify-email\?[^\s"<>]+/.exec(text)?.[0]
-      return link
-    })
-    .toBeDefined()
-  return (link ?? '').replaceAll('&amp;', '&')
-}
-
 test('the setup link makes its holder the admin even before the address is confirmed', async ({
   browser,
 }) => {
@@ -65,7 +52,7 @@ test('the setup link makes its holder the admin even before the address is confi
   await expect(page.getByText(authTexts.verificationSent(owner.email))).toBeVisible()
 
   // The mailed link signs the owner in on the admin screen, an admin.
-  await page.goto(await confirmationLinkFor(owner.email))
+  await page.goto(await confirmationLinkFor(smtp, owner.email))
   await expectPath(page, '/admin')
   await expect(new AdminPage(page).tabs).toBeVisible()
 
@@ -90,7 +77,7 @@ test('a confirmed sign-up opens home in Personal, and another domain is refused'
   const user = newUser('Confirmer')
   await signUpPage.signUp(user)
   await expect(page.getByText(authTexts.verificationSent(user.email))).toBeVisible()
-  await page.goto(await confirmationLinkFor(user.email))
+  await page.goto(await confirmationLinkFor(smtp, user.email))
   await expect(new HomePage(page).heading).toBeVisible()
   await expectPath(page, '/')
   await expect(new Navbar(page).currentOrganization).toHaveText('Personal')

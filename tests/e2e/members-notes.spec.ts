@@ -5,6 +5,7 @@ import { ChatPanel } from './pages/chat-panel.ts'
 import { HomePage } from './pages/home-page.ts'
 import { SignUpPage } from './pages/sign-up-page.ts'
 import { DEVBOX_READY_TIMEOUT } from './support/applications.ts'
+import { confirmationLinkFor } from './support/mail-links.ts'
 import { ownServer } from './support/own-server.ts'
 import { adminUser } from './support/users.ts'
 
@@ -33,23 +34,6 @@ test.afterEach(async ({ page: _page }, testInfo) => {
 
 const agentWork = { timeout: 60_000 }
 
-/** The confirmation link mailed to `email`: quoted-printable soft breaks and `=3D` undone. */
-async function confirmationLinkFor(email: string): Promise<string> {
-  let link: string | undefined
-  await expect
-    .poll(
-      () => {
-        const mail = smtp.received.findLast((message) => message.to.includes(email))
-        const text = (mail?.raw ?? '').replace(/=\r\n/g, '').replace(/=3D/g, '=')
-        link = /https?:\/\/[^\s"<>]+\/api\/auth\/verify-email\?[^\s"<>]+/.exec(text)?.[0]
-        return link
-      },
-      { timeout: 30_000 },
-    )
-    .toBeDefined()
-  return (link ?? '').replaceAll('&amp;', '&')
-}
-
 /** Signs up in the app, confirms by the mailed link, and is signed in. */
 async function joinApp(live: Page, name: string, email: string) {
   const signUp = live.getByRole('region', { name: 'Sign up' })
@@ -60,7 +44,7 @@ async function joinApp(live: Page, name: string, email: string) {
   await expect(
     signUp.getByText('Check your email for a link to confirm your address.'),
   ).toBeVisible()
-  const link = await confirmationLinkFor(email)
+  const link = await confirmationLinkFor(smtp, email)
   expect(new URL(link).origin).toBe(new URL(live.url()).origin)
   await live.goto(link)
   await expect(live.getByText(`Signed in as ${name}`)).toBeVisible()

@@ -6,6 +6,7 @@ import { cutText } from '@sprout/protocol/text/cut-text.ts'
 import { toStorableText } from '@sprout/protocol/text/well-formed.ts'
 import { lt } from 'drizzle-orm'
 import type { Leadership } from '../cluster/leader.ts'
+import { leaderSweep } from '../cluster/leader-sweep.ts'
 
 /** What one event says; everything but the action is optional (a failed sign-in has no actor). */
 export type AuditEntry = {
@@ -41,7 +42,6 @@ export function createAuditLog(options: {
 }) {
   const { db } = options
   let failedWrites = 0
-  let timer: NodeJS.Timeout | undefined
 
   const sweep = async (now = Date.now()) => {
     const before = new Date(now - options.retentionDays * 86_400_000)
@@ -86,20 +86,11 @@ export function createAuditLog(options: {
     },
     failedWrites: () => failedWrites,
     sweep,
-    start: () => {
-      const sweepIfLeader = () => {
-        if (options.leadership && !options.leadership.isLeader()) return
-        sweep().catch((error: Error) => {
-          console.error('[audit] removing events past AUDIT_RETENTION_DAYS failed:', error.message)
-        })
-      }
-      sweepIfLeader()
-      timer ??= setInterval(sweepIfLeader, sweepEveryMs)
-      timer.unref()
-    },
-    stop: () => {
-      clearInterval(timer)
-      timer = undefined
-    },
+    ...leaderSweep({
+      what: '[audit] removing events past AUDIT_RETENTION_DAYS',
+      everyMs: sweepEveryMs,
+      sweep,
+      leadership: options.leadership,
+    }),
   }
 }

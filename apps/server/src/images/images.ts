@@ -1,5 +1,6 @@
 import type { Database } from '@sprout/db/database.ts'
 import type { Leadership } from '../cluster/leader.ts'
+import { leaderSweep } from '../cluster/leader-sweep.ts'
 import type { Config } from '../config/config.ts'
 import { imagesDirOf, sweepImageFiles } from './image-files.ts'
 import type { ImageStore } from './service.ts'
@@ -15,26 +16,15 @@ export function createImages(options: {
   leadership: Pick<Leadership, 'isLeader'>
 }) {
   const store: ImageStore = { db: options.db, directory: imagesDirOf(options.config) }
-  let timer: NodeJS.Timeout | undefined
+  const what = '[images] removing the files of deleted images'
   const sweep = () =>
     sweepImageFiles(store.db, store.directory).catch((error: Error) => {
-      console.error('[images] removing the files of deleted images failed:', error.message)
+      console.error(`${what} failed:`, error.message)
       return 0
     })
   return {
     store,
     sweep,
-    start: () => {
-      const sweepIfLeader = () => {
-        if (options.leadership.isLeader()) void sweep()
-      }
-      sweepIfLeader()
-      timer ??= setInterval(sweepIfLeader, sweepEveryMs)
-      timer.unref()
-    },
-    stop: () => {
-      clearInterval(timer)
-      timer = undefined
-    },
+    ...leaderSweep({ what, everyMs: sweepEveryMs, sweep, leadership: options.leadership }),
   }
 }

@@ -1,6 +1,7 @@
 import type { AuditPage, AuditQuery } from '@sprout/protocol/api/audit.ts'
 import { apiRequest } from '../../lib/api-client.ts'
 import { ApiError } from '../../lib/api-error.ts'
+import { saveResponse } from '../../lib/save-file.ts'
 
 /** Whose events: the whole installation's (platform admins) or one organization's. */
 export type AuditSource = { kind: 'admin' } | { kind: 'organization'; organizationId: string }
@@ -47,14 +48,5 @@ export async function downloadAuditExport(source: AuditSource, query: AuditQuery
     credentials: 'same-origin',
   })
   if (!response.ok) throw new ApiError(EXPORT_FAILED, response.status)
-  const disposition = response.headers.get('Content-Disposition') ?? ''
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'sprout-audit.jsonl'
-  const url = URL.createObjectURL(await response.blob())
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  await saveResponse(response, 'sprout-audit.jsonl')
 }

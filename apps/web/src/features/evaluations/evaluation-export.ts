@@ -1,4 +1,5 @@
 import type { EvaluationResult } from '@sprout/protocol/api/evaluations.ts'
+import { saveBlob } from '../../lib/save-file.ts'
 import { toCsv } from './evaluation-csv.ts'
 
 const columns = [
@@ -27,13 +28,5 @@ export function resultsJson(results: readonly EvaluationResult[]): string {
 
 /** Saves text as a file through a temporary link. */
 export function downloadText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // The click has handed the blob to the download; revoke on the next turn.
-  setTimeout(() => URL.revokeObjectURL(url), 0)
+  saveBlob(new Blob([text], { type }), fileName)
 }

@@ -3,6 +3,7 @@ import type { GitRemote, GitRemoteRequest, PushResult } from '@sprout/protocol/a
 import { apiRequest } from '../../lib/api-client.ts'
 import { ApiError } from '../../lib/api-error.ts'
 import { getCurrentOrganizationId } from '../../lib/current-organization.ts'
+import { saveResponse } from '../../lib/save-file.ts'
 
 export const DOWNLOAD_FAILED = 'The download failed. Try again.'
 
@@ -40,14 +41,5 @@ export async function downloadZip(applicationId: string): Promise<void> {
     credentials: 'same-origin',
   })
   if (!response.ok) throw new ApiError(DOWNLOAD_FAILED, response.status)
-  const disposition = response.headers.get('Content-Disposition') ?? ''
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'app.zip'
-  const url = URL.createObjectURL(await response.blob())
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  await saveResponse(response, 'app.zip')
 }
