@@ -9,6 +9,8 @@ import { notFound } from '../http/app-error.ts'
 import type { RequestContext } from '../http/request-context.ts'
 import { defaultVisibility, visibilityChoices } from './visibility-choices.ts'
 
+export { visibilityChoices } from './visibility-choices.ts'
+
 export type ApplicationRecord = typeof applications.$inferSelect
 
 /** `Todo list for Ana` → `todo-list-for-ana-3f9a1c`: a readable, unguessable host label. */

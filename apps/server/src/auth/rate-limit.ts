@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { clientAddressOf } from '../cluster/relayed-client.ts'
+import { visitorAddressOf } from '../cluster/relayed-client.ts'
 import type { AppEnv } from '../http/app-env.ts'
 import { tooManyRequests } from '../http/app-error.ts'
 
@@ -10,11 +10,11 @@ export type WindowLimit = { max: number; windowSeconds: number }
 type Window = { count: number; resetAt: number }
 
 export function clientAddress(context: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = context.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  return clientAddressOf(context.env?.incoming) ?? 'local'
+  const incoming = context.env?.incoming
+  if (incoming) return visitorAddressOf(incoming, trustProxy)
+  // In-process requests (tests) have no connection: only the header, when trusted.
+  const forwarded = trustProxy ? context.req.header('x-forwarded-for')?.split(',')[0]?.trim() : ''
+  return forwarded || 'local'
 }
 
 /** Fixed windows by key, in memory (decision 004). */

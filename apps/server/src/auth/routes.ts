@@ -133,14 +133,8 @@ async function jsonBodyOf(context: Context<AppEnv>): Promise<Record<string, unkn
 
 /** The lower-cased `email` of a JSON body (the only kind better-auth reads here), if any. */
 async function bodyEmail(context: Context<AppEnv>): Promise<string | undefined> {
-  if (context.req.method !== 'POST' || !context.req.raw.body) return undefined
-  try {
-    const body: unknown = await context.req.raw.clone().json()
-    const email = (body as { email?: unknown } | null)?.email
-    return typeof email === 'string' ? email.trim().toLowerCase() : undefined
-  } catch {
-    return undefined
-  }
+  const { email } = await jsonBodyOf(context)
+  return typeof email === 'string' ? email.trim().toLowerCase() : undefined
 }
 
 /**

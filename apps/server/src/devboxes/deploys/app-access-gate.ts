@@ -2,18 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '@sprout/db/database.ts'
 import type { Origins } from '../../http/origins.ts'
 import type { AppVisitor } from '../hand-off/app-identity.ts'
-import {
-  APP_COOKIE,
-  signPreviewSession,
-  verifyPreviewSession,
-} from '../hand-off/preview-session.ts'
-import { safeReturnUrl } from '../hand-off/return-path.ts'
-import { redeemDevboxToken } from '../hand-off/service.ts'
+import { answerHandOffCallback, CALLBACK_PATH, handOffLocation } from '../hand-off/host-hand-off.ts'
+import { APP_COOKIE, verifyPreviewSession } from '../hand-off/preview-session.ts'
 import { sendHostPage } from '../preview-host/host-pages.ts'
 import { readCookie } from '../preview-host/read-cookie.ts'
 import type { AccessDecision, AppAccess, AppAccessRecord } from './app-access.ts'
-
-export const APP_CALLBACK_PATH = '/__sprout/auth/callback'
 
 const sendJson = (response: ServerResponse, status: number, error: string) => {
   response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
@@ -43,29 +36,6 @@ export function createAppAccessGate(options: {
   access: AppAccess
 }) {
   const { origins } = options
-  const cookieAttributes = (appOrigin: string) =>
-    `Path=/; HttpOnly; SameSite=Lax${appOrigin.startsWith('https:') ? '; Secure' : ''}`
-
-  const handleCallback = async (response: ServerResponse, url: URL, slug: string) => {
-    const appOrigin = origins.apps(slug)
-    const token = url.searchParams.get('token')
-    const returnUrl = safeReturnUrl(url.searchParams.get('return') ?? undefined, appOrigin)
-    const redeemed = token ? await redeemDevboxToken(options.db, token, slug, 'app') : undefined
-    if (!redeemed) {
-      return sendHostPage(response, 401, {
-        title: 'Authentication Error',
-        message: 'Authentication failed',
-        link: { href: origins.product, text: 'Return to Home' },
-      })
-    }
-    const cookie = signPreviewSession(options.authSecret, redeemed, Date.now(), 'app')
-    response.writeHead(302, {
-      location: returnUrl,
-      'set-cookie': `${APP_COOKIE}=${cookie.value}; Max-Age=${cookie.maxAgeSeconds}; ${cookieAttributes(appOrigin)}`,
-      'cache-control': 'no-store',
-    })
-    response.end()
-  }
 
   const refuse = (
     request: IncomingMessage,
@@ -82,10 +52,8 @@ export function createAppAccessGate(options: {
     request.resume()
     if (decision.kind === 'sign-in') {
       if (!wantsPage) return sendJson(response, 401, 'Sign in to Sprout to use this app.')
-      const handOff = new URL('/auth/devbox', origins.product)
-      handOff.searchParams.set('devbox', origins.apps(slug))
-      handOff.searchParams.set('return', request.url ?? '/')
-      response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
+      const location = handOffLocation(origins.product, origins.apps(slug), request.url ?? '/')
+      response.writeHead(302, { location, 'cache-control': 'no-store' })
       response.end()
       return
     }
@@ -103,8 +71,20 @@ export function createAppAccessGate(options: {
     handleCallback: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
       if (!(request.url ?? '').includes('__sprout')) return false
       const url = new URL(request.url ?? '/', origins.apps(slug))
-      if (url.pathname !== APP_CALLBACK_PATH) return false
-      await handleCallback(response, url, slug)
+      if (url.pathname !== CALLBACK_PATH) return false
+      const hostOrigin = origins.apps(slug)
+      await answerHandOffCallback({
+        db: options.db,
+        authSecret: options.authSecret,
+        productOrigin: origins.product,
+        response,
+        url,
+        slug,
+        host: 'app',
+        hostOrigin,
+        // A top-level page of its own origin, never a frame of another site.
+        cookieAttributes: `SameSite=Lax${hostOrigin.startsWith('https:') ? '; Secure' : ''}`,
+      })
       return true
     },
 

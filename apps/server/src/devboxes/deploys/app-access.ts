@@ -3,6 +3,7 @@ import { applications } from '@sprout/db/schema/applications.ts'
 import { organization, user } from '@sprout/db/schema/auth.ts'
 import type { AppVisibility } from '@sprout/protocol/api/app-visibility.ts'
 import { eq } from 'drizzle-orm'
+import { visibilityChoices } from '../../applications/service.ts'
 import { type AuthCache, type MembershipCache, TtlCache } from '../../auth/auth-cache.ts'
 import { findMembership, organizationOwnerName } from '../../organizations/service.ts'
 import type { AppVisitor } from '../hand-off/app-identity.ts'
@@ -26,7 +27,6 @@ export type AccessDecision =
 type Person = { name: string; email: string; emailVerified: boolean }
 
 const roles = new Set(['owner', 'admin', 'member'])
-const changers = new Set(['owner', 'admin'])
 
 /**
  * Who may open a deploy (docs/product/deploys.md "Who may open a deploy"): the app's visibility,
@@ -98,7 +98,7 @@ export function createAppAccess(options: {
       org: organizationId,
       role,
     }
-    return { visitor, person, member: membership !== undefined }
+    return { visitor, person, membership }
   }
 
   return {
@@ -111,7 +111,7 @@ export function createAppAccess(options: {
     decide: async (app: AppAccessRecord, userId: string | undefined): Promise<AccessDecision> => {
       const known = userId ? await visitorOf(userId, app.organizationId) : undefined
       if (!known) return app.visibility === 'public' ? { kind: 'open' } : { kind: 'sign-in' }
-      const { visitor, person, member } = known
+      const { visitor, person, membership } = known
       const open = { kind: 'open' as const, visitor }
       if (app.visibility === 'public') return open
       const refused = (reason: 'not-member' | 'not-listed' | 'unverified') => ({
@@ -119,9 +119,9 @@ export function createAppAccess(options: {
         email: person.email,
         reason,
       })
-      if (app.visibility === 'organization') return member ? open : refused('not-member')
+      if (app.visibility === 'organization') return membership ? open : refused('not-member')
       // Whoever may change the list may always open the app.
-      if (visitor.role && changers.has(visitor.role)) return open
+      if (membership && visibilityChoices(membership).length > 0) return open
       if (!app.allowedEmails.includes(person.email.toLowerCase())) return refused('not-listed')
       // An unverified address proves nothing: anyone could sign up with a listed one.
       return person.emailVerified ? open : refused('unverified')

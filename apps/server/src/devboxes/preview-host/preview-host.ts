@@ -17,20 +17,14 @@ import type { Origins } from '../../http/origins.ts'
 import { findMembership } from '../../organizations/service.ts'
 import type { AppAccess } from '../deploys/app-access.ts'
 import type { AppIdentitySigner } from '../hand-off/app-identity.ts'
-import {
-  PREVIEW_COOKIE,
-  signPreviewSession,
-  verifyPreviewSession,
-} from '../hand-off/preview-session.ts'
-import { safeReturnUrl } from '../hand-off/return-path.ts'
-import { redeemDevboxToken } from '../hand-off/service.ts'
+import { answerHandOffCallback, CALLBACK_PATH, handOffLocation } from '../hand-off/host-hand-off.ts'
+import { PREVIEW_COOKIE, verifyPreviewSession } from '../hand-off/preview-session.ts'
 import type { DevboxRuntime } from '../runtime/devbox-runtime.ts'
 import { sendHostPage } from './host-pages.ts'
 import { proxyHttp, proxyUpgrade } from './proxy.ts'
 import { readCookie } from './read-cookie.ts'
 import { handleSelectOverlayRequest, selectOverlayTag } from './select-overlay.ts'
 
-export const CALLBACK_PATH = '/__sprout/auth/callback'
 /**
  * How long a page request waits for an idle (or just reopened) dev server to start before it is
  * answered with the self-refreshing 'Starting preview…' page instead; other requests (modules,
@@ -73,10 +67,8 @@ function refuseUnauthorized(
     return
   }
   const url = urlOf()
-  const handOff = new URL('/auth/devbox', productOrigin)
-  handOff.searchParams.set('devbox', url.origin)
-  handOff.searchParams.set('return', `${url.pathname}${url.search}`)
-  response.writeHead(302, { location: handOff.toString(), 'cache-control': 'no-store' })
+  const location = handOffLocation(productOrigin, url.origin, `${url.pathname}${url.search}`)
+  response.writeHead(302, { location, 'cache-control': 'no-store' })
   response.end()
 }
 
@@ -195,32 +187,6 @@ export function createPreviewHost(options: PreviewHostOptions) {
     return membership ? { ...application, userId: session.userId } : undefined
   }
 
-  const handleCallback = async (
-    response: ServerResponse,
-    url: URL,
-    slug: string,
-    previewOrigin: string,
-  ) => {
-    const failure = (message: string) =>
-      sendHostPage(response, 401, {
-        title: 'Authentication Error',
-        message,
-        link: { href: origins.product, text: 'Return to Home' },
-      })
-    const token = url.searchParams.get('token')
-    const returnUrl = safeReturnUrl(url.searchParams.get('return') ?? undefined, previewOrigin)
-    if (!token) return failure('Authentication failed')
-    const redeemed = await redeemDevboxToken(db, token, slug)
-    if (!redeemed) return failure('Authentication failed')
-    const cookie = signPreviewSession(options.authSecret, redeemed)
-    response.writeHead(302, {
-      location: returnUrl,
-      'set-cookie': `${PREVIEW_COOKIE}=${cookie.value}; Path=/; HttpOnly; Max-Age=${cookie.maxAgeSeconds}; ${cookieAttributes(previewOrigin)}`,
-      'cache-control': 'no-store',
-    })
-    response.end()
-  }
-
   return {
     handle: async (request: IncomingMessage, response: ServerResponse, slug: string) => {
       const requestTarget = request.url ?? '/'
@@ -232,7 +198,18 @@ export function createPreviewHost(options: PreviewHostOptions) {
       if (sproutPath) {
         const url = urlOf()
         if (url.pathname === CALLBACK_PATH) {
-          return handleCallback(response, url, slug, origins.preview(slug))
+          const hostOrigin = origins.preview(slug)
+          return answerHandOffCallback({
+            db,
+            authSecret: options.authSecret,
+            productOrigin: origins.product,
+            response,
+            url,
+            slug,
+            host: 'preview',
+            hostOrigin,
+            cookieAttributes: cookieAttributes(hostOrigin),
+          })
         }
       }
       const application = await authorize(request, slug)
